@@ -16,6 +16,18 @@ import (
 // Edge is an undirected edge {u, v} between two node ids. Its orientation carries no meaning.
 type Edge [2]int
 
+// EdgeError reports an invalid edge given to New: its position in the edge list, the edge,
+// and what is wrong with it.
+type EdgeError struct {
+	Index  int
+	Edge   Edge
+	Reason string
+}
+
+func (e *EdgeError) Error() string {
+	return fmt.Sprintf("graph: edge %d (%d,%d): %s", e.Index, e.Edge[0], e.Edge[1], e.Reason)
+}
+
 // Features is a row-major table of per-node or per-edge features with Width columns: either
 // integer categories (Ints, e.g. atom or bond types) or real vectors (Floats), never both.
 // The zero value means "no features".
@@ -78,14 +90,14 @@ func New(n int, edges []Edge, nodeFeatures, edgeFeatures Features) (*Graph, erro
 	seen := make(map[[2]int]int, len(edges))
 	for i, e := range edges {
 		if e[0] < 0 || e[0] >= n || e[1] < 0 || e[1] >= n {
-			return nil, fmt.Errorf("graph: edge %d (%d,%d): node id out of range [0,%d)", i, e[0], e[1], n)
+			return nil, &EdgeError{i, e, fmt.Sprintf("node id out of range [0,%d)", n)}
 		}
 		if e[0] == e[1] {
-			return nil, fmt.Errorf("graph: edge %d (%d,%d): self loop on node %d", i, e[0], e[1], e[0])
+			return nil, &EdgeError{i, e, fmt.Sprintf("self loop on node %d", e[0])}
 		}
 		key := [2]int{min(e[0], e[1]), max(e[0], e[1])}
 		if j, dup := seen[key]; dup {
-			return nil, fmt.Errorf("graph: edge %d (%d,%d) duplicates edge %d (%d,%d)", i, e[0], e[1], j, edges[j][0], edges[j][1])
+			return nil, &EdgeError{i, e, fmt.Sprintf("duplicates edge %d (%d,%d)", j, edges[j][0], edges[j][1])}
 		}
 		seen[key] = i
 	}

@@ -25,8 +25,8 @@ func TestNewRejectsMalformedGraphs(t *testing.T) {
 		{"node out of range", 3, []graph.Edge{{0, 1}, {1, 3}}, none, none, "edge 1 (1,3): node id out of range [0,3)"},
 		{"negative node id", 3, []graph.Edge{{-1, 2}}, none, none, "edge 0 (-1,2): node id out of range [0,3)"},
 		{"self loop", 3, []graph.Edge{{0, 1}, {2, 2}}, none, none, "edge 1 (2,2): self loop on node 2"},
-		{"duplicate", 3, []graph.Edge{{0, 1}, {1, 2}, {0, 1}}, none, none, "edge 2 (0,1) duplicates edge 0 (0,1)"},
-		{"duplicate reversed", 3, []graph.Edge{{0, 1}, {1, 2}, {2, 1}}, none, none, "edge 2 (2,1) duplicates edge 1 (1,2)"},
+		{"duplicate", 3, []graph.Edge{{0, 1}, {1, 2}, {0, 1}}, none, none, "edge 2 (0,1): duplicates edge 0 (0,1)"},
+		{"duplicate reversed", 3, []graph.Edge{{0, 1}, {1, 2}, {2, 1}}, none, none, "edge 2 (2,1): duplicates edge 1 (1,2)"},
 		{"short node features", 3, nil, graph.Features{Width: 2, Ints: []int32{1, 2, 3, 4}}, none, "node features: 4 values, want 6 (3 nodes × width 2)"},
 		{"long edge features", 3, []graph.Edge{{0, 1}}, none, graph.Features{Width: 1, Floats: []float32{1, 2}}, "edge features: 2 values, want 1 (1 edges × width 1)"},
 		{"zero width", 2, nil, graph.Features{Ints: []int32{1, 2}}, none, "node features: width 0 must be positive"},
@@ -166,5 +166,5 @@ func ExampleNew() {
 	fmt.Println(err)
 	// Output:
 	// 4 4 [0 1 3]
-	// graph: edge 1 (1,0) duplicates edge 0 (0,1)
+	// graph: edge 1 (1,0): duplicates edge 0 (0,1)
 }

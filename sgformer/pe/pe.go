@@ -131,7 +131,20 @@ func (e *Encoding) Tuple(c int) []int {
 // with fewer eigenpairs than width); columns beyond width are dropped.
 func (e *Encoding) Float32(width int) []float32 {
 	out := make([]float32, e.Rows()*width)
-	e.each(min(width, e.Columns()), func(r, c int, x float64) { out[r*width+c] = float32(x) })
+	cols := min(width, e.Columns())
+	if e.Order != 2 {
+		e.each(cols, func(r, c int, x float64) { out[r*width+c] = float32(x) })
+		return out
+	}
+	for c := range cols { // the common case, v_i ⊗ v_j, without the general loop
+		a, b := e.Basis[e.Factors[2*c]], e.Basis[e.Factors[2*c+1]]
+		for s, as := range a {
+			row := out[s*e.N*width:]
+			for v, bv := range b {
+				row[v*width+c] = float32(as * bv)
+			}
+		}
+	}
 	return out
 }
 

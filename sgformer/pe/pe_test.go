@@ -231,6 +231,34 @@ func TestReference(t *testing.T) {
 	}
 }
 
+// Float32 (with its order-2 fast path) agrees with Dense, and pads and truncates columns.
+func TestFloat32(t *testing.T) {
+	for _, tg := range testgraphs.Random(4, 10, 3, 7) {
+		spec, _ := pe.NewSpectrum(tg.G)
+		for order := 2; order <= 3; order++ {
+			enc, err := pe.Tuple(spec, order, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := enc.Dense()
+			for _, width := range []int{3, 5, 8} {
+				x := enc.Float32(width)
+				for r := range enc.Rows() {
+					for c := range width {
+						want := float32(0)
+						if c < 5 {
+							want = float32(d.At(r, c))
+						}
+						if x[r*width+c] != want {
+							t.Fatalf("%s order %d width %d: (%d,%d) = %v, want %v", tg.Name, order, width, r, c, x[r*width+c], want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
 func TestConcatenation(t *testing.T) {
 	g := testgraphs.Path(4)
 	spec, _ := pe.NewSpectrum(g)

@@ -128,35 +128,24 @@ func Point(n, order, slot int) (Edges, error) {
 	for i, p := 0, 1; i < order; i, p = i+1, p*n {
 		all += p
 	}
-	e := Edges{Dst: make([]int32, 0, n*n), Src: make([]int32, 0, n*n), Bond: make([]int32, 0, n*n)}
+	// Each tuple receives from at most one root, so sorting the receivers sorts the edges; the
+	// root of a receiver is its entry at any position other than slot.
+	e := Edges{Dst: make([]int32, 0, n*n), Src: make([]int32, n*n), Bond: make([]int32, n*n)}
 	for r := range n {
-		root := r * all
 		for x := range n {
-			e.Dst = append(e.Dst, int32(root+(x-r)*stride))
-			e.Src = append(e.Src, int32(root))
-			e.Bond = append(e.Bond, -1)
+			e.Dst = append(e.Dst, int32(r*all+(x-r)*stride))
 		}
 	}
-	sortEdges(&e)
+	slices.Sort(e.Dst)
+	other := size / n // stride of position 0, or of position 1 when slot is 0
+	if slot == 0 {
+		other /= n
+	}
+	for i, d := range e.Dst {
+		e.Src[i] = int32((int(d) / other % n) * all)
+		e.Bond[i] = -1
+	}
 	return e, nil
-}
-
-// sortEdges sorts e by (Dst, Src).
-func sortEdges(e *Edges) {
-	idx := make([]int, e.Len())
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortFunc(idx, func(a, b int) int {
-		if e.Dst[a] != e.Dst[b] {
-			return int(e.Dst[a] - e.Dst[b])
-		}
-		return int(e.Src[a] - e.Src[b])
-	})
-	d, s, b := slices.Clone(e.Dst), slices.Clone(e.Src), slices.Clone(e.Bond)
-	for i, j := range idx {
-		e.Dst[i], e.Src[i], e.Bond[i] = d[j], s[j], b[j]
-	}
 }
 
 // Internal returns the internal subgraph connectivity A_G = I ⊗ A (Eq. A_G):

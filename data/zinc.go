@@ -1,0 +1,322 @@
+// Package data reads the benchmark datasets into the library's graph type, with their
+// standard splits.
+package data
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/sgformer/sgformer/sgformer/graph"
+)
+
+// Dataset is a graph-level prediction dataset.
+type Dataset struct {
+	// Name is the dataset's name as PyG and OGB spell it, e.g. "zinc12k" or "ogbg-molhiv".
+	Name   string
+	Graphs []*graph.Graph
+	// Tasks is the number of targets per graph; Labels holds them row-major, len(Graphs)·Tasks
+	// values, NaN where a label is missing.
+	Tasks  int
+	Labels []float64
+	// Split holds the standard train / validation / test graph indices.
+	Split Split
+	// NodeVocab and EdgeVocab give, for each integer feature column, the number of categories
+	// (the size of the embedding table a model needs).
+	NodeVocab, EdgeVocab []int
+}
+
+// Split lists graph indices of the standard split.
+type Split struct {
+	Train, Valid, Test []int
+}
+
+// ZINC file names inside the data directory (see shared/data/README.md); each may also be
+// stored gzip-compressed with a ".gz" suffix.
+const (
+	zincNodes  = "ZINC_Nodes.txt"
+	zincEdges  = "ZINC_Edges.txt"
+	zincLabels = "ZINC_Labels.txt"
+	zincSplits = "ZINC_splits.json"
+)
+
+// ZINC reads ZINC-12k (the benchmarking-gnns subset of 12,000 molecules, PyG's
+// ZINC(subset=True)) from the plain-text export in dir: node lines "graph node atom_type",
+// edge lines "graph u v bond_type" (each bond once), label lines "graph y", and the split
+// JSON. Node features are the atom type (28 categories), edge features the bond type (1–3,
+// with 0 reserved as in benchmarking-gnns). Errors name the file and line.
+func ZINC(dir string) (*Dataset, error) {
+	atoms, err := readRows(filepath.Join(dir, zincNodes), "graph node atom_type", 3)
+	if err != nil {
+		return nil, err
+	}
+	bonds, err := readRows(filepath.Join(dir, zincEdges), "graph u v bond_type", 4)
+	if err != nil {
+		return nil, err
+	}
+	labels, err := readRows(filepath.Join(dir, zincLabels), "graph y", 2)
+	if err != nil {
+		return nil, err
+	}
+
+	// Nodes: in any order, but the graph ids must be 0..G−1 and each graph's node ids 0..n−1,
+	// each exactly once.
+	type atom struct {
+		r       row
+		g, v, a int
+	}
+	parsed := make([]atom, len(atoms.rows))
+	var sizes []int
+	for i, r := range atoms.rows {
+		g, v, a, err := r.ints3()
+		if err != nil {
+			return nil, err
+		}
+		if g < 0 || v < 0 || g > 1<<24 || v > 1<<16 {
+			return nil, r.errorf("graph %d node %d: ids must be non-negative (and plausible)", g, v)
+		}
+		if a < 0 || a >= 28 {
+			return nil, r.errorf("atom type %d outside [0, 28)", a)
+		}
+		for len(sizes) <= g {
+			sizes = append(sizes, 0)
+		}
+		sizes[g] = max(sizes[g], v+1)
+		parsed[i] = atom{r, g, v, a}
+	}
+	nodeFeat := make([][]int32, len(sizes))
+	nodeRow := make([][]int, len(sizes)) // line of each node, 0 while unseen
+	for g, n := range sizes {
+		nodeFeat[g] = make([]int32, n)
+		nodeRow[g] = make([]int, n)
+	}
+	for _, a := range parsed {
+		if prev := nodeRow[a.g][a.v]; prev != 0 {
+			return nil, a.r.errorf("graph %d: node %d listed again (first on line %d)", a.g, a.v, prev)
+		}
+		nodeRow[a.g][a.v] = a.r.line
+		nodeFeat[a.g][a.v] = int32(a.a)
+	}
+	for g, lines := range nodeRow {
+		if len(lines) == 0 {
+			return nil, fmt.Errorf("%s: graph %d has no nodes (graph ids must be 0..%d without gaps)", atoms.name, g, len(sizes)-1)
+		}
+		for v, line := range lines {
+			if line == 0 {
+				return nil, fmt.Errorf("%s: graph %d: node %d missing (nodes up to %d are listed)", atoms.name, g, v, len(lines)-1)
+			}
+		}
+	}
+
+	// Edges, grouped by graph; each remembers its row for error messages.
+	edges := make([][]graph.Edge, len(sizes))
+	edgeFeat := make([][]int32, len(sizes))
+	edgeRow := make([][]row, len(sizes))
+	for _, r := range bonds.rows {
+		g, err := r.int(0)
+		if err != nil {
+			return nil, err
+		}
+		if g < 0 || g >= len(sizes) {
+			return nil, r.errorf("graph %d has no nodes in %s", g, atoms.name)
+		}
+		u, err := r.int(1)
+		if err != nil {
+			return nil, err
+		}
+		v, err := r.int(2)
+		if err != nil {
+			return nil, err
+		}
+		bond, err := r.int(3)
+		if err != nil {
+			return nil, err
+		}
+		if bond < 1 || bond > 3 {
+			return nil, r.errorf("bond type %d outside 1..3", bond)
+		}
+		edges[g] = append(edges[g], graph.Edge{u, v})
+		edgeFeat[g] = append(edgeFeat[g], int32(bond))
+		edgeRow[g] = append(edgeRow[g], r)
+	}
+
+	ds := &Dataset{Name: "zinc12k", Graphs: make([]*graph.Graph, len(sizes)), Tasks: 1, Labels: make([]float64, len(sizes)),
+		NodeVocab: []int{28}, EdgeVocab: []int{4}}
+	for g := range sizes {
+		gr, err := graph.New(sizes[g], edges[g], graph.Features{Width: 1, Ints: nodeFeat[g]}, graph.Features{Width: 1, Ints: edgeFeat[g]})
+		if err != nil {
+			var ee *graph.EdgeError
+			if errors.As(err, &ee) {
+				return nil, edgeRow[g][ee.Index].errorf("graph %d: %s", g, ee.Reason)
+			}
+			return nil, fmt.Errorf("%s: graph %d: %w", bonds.name, g, err)
+		}
+		ds.Graphs[g] = gr
+		ds.Labels[g] = math.NaN()
+	}
+	for _, r := range labels.rows {
+		g, err := r.int(0)
+		if err != nil {
+			return nil, err
+		}
+		if g < 0 || g >= len(sizes) {
+			return nil, r.errorf("label for graph %d, which has no nodes", g)
+		}
+		y, err := strconv.ParseFloat(r.fields[1], 64)
+		if err != nil || math.IsNaN(y) || math.IsInf(y, 0) {
+			return nil, r.errorf("target %q is not a finite number", r.fields[1])
+		}
+		if !math.IsNaN(ds.Labels[g]) {
+			return nil, r.errorf("second label for graph %d", g)
+		}
+		ds.Labels[g] = y
+	}
+	for g, y := range ds.Labels {
+		if math.IsNaN(y) {
+			return nil, fmt.Errorf("%s: no label for graph %d", labels.name, g)
+		}
+	}
+	if ds.Split, err = readZINCSplit(filepath.Join(dir, zincSplits), len(sizes)); err != nil {
+		return nil, err
+	}
+	return ds, nil
+}
+
+// readZINCSplit reads the split file of the benchmarking-gnns export:
+// [{"test": [...], "model_selection": [{"train": [...], "validation": [...]}]}].
+func readZINCSplit(path string, graphs int) (Split, error) {
+	raw, name, err := readFile(path)
+	if err != nil {
+		return Split{}, err
+	}
+	var doc []struct {
+		Test           *[]int `json:"test"`
+		ModelSelection []struct {
+			Train      *[]int `json:"train"`
+			Validation *[]int `json:"validation"`
+		} `json:"model_selection"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return Split{}, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(doc) != 1 || doc[0].Test == nil || len(doc[0].ModelSelection) != 1 || doc[0].ModelSelection[0].Train == nil || doc[0].ModelSelection[0].Validation == nil {
+		return Split{}, fmt.Errorf(`%s: want [{"test": [...], "model_selection": [{"train": [...], "validation": [...]}]}]`, name)
+	}
+	s := Split{Train: *doc[0].ModelSelection[0].Train, Valid: *doc[0].ModelSelection[0].Validation, Test: *doc[0].Test}
+	seen := make(map[int]string, graphs)
+	for _, part := range []struct {
+		name string
+		ids  []int
+	}{{"train", s.Train}, {"validation", s.Valid}, {"test", s.Test}} {
+		for _, id := range part.ids {
+			if id < 0 || id >= graphs {
+				return Split{}, fmt.Errorf("%s: %s graph %d outside [0, %d)", name, part.name, id, graphs)
+			}
+			if prev, dup := seen[id]; dup {
+				return Split{}, fmt.Errorf("%s: graph %d in both %s and %s", name, id, prev, part.name)
+			}
+			seen[id] = part.name
+		}
+	}
+	return s, nil
+}
+
+// table is a whitespace-separated text file read into rows.
+type table struct {
+	name string
+	rows []row
+}
+
+// row is one line of a table, with its position for error messages.
+type row struct {
+	file   string
+	line   int
+	fields []string
+}
+
+func (r row) errorf(format string, args ...any) error {
+	return fmt.Errorf("%s:%d: %s", r.file, r.line, fmt.Sprintf(format, args...))
+}
+
+func (r row) int(i int) (int, error) {
+	v, err := strconv.Atoi(r.fields[i])
+	if err != nil {
+		return 0, r.errorf("field %d: %q is not an integer", i+1, r.fields[i])
+	}
+	return v, nil
+}
+
+func (r row) ints3() (a, b, c int, err error) {
+	if a, err = r.int(0); err != nil {
+		return
+	}
+	if b, err = r.int(1); err != nil {
+		return
+	}
+	c, err = r.int(2)
+	return
+}
+
+// readRows reads a text table whose lines have exactly width fields (the columns named by
+// header, for error messages), skipping blank lines.
+func readRows(path, header string, width int) (*table, error) {
+	raw, name, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	t := &table{name: name}
+	sc := bufio.NewScanner(bytes.NewReader(raw))
+	for line := 1; sc.Scan(); line++ {
+		fields := strings.Fields(sc.Text())
+		if len(fields) == 0 {
+			continue
+		}
+		r := row{file: name, line: line, fields: fields}
+		if len(fields) != width {
+			return nil, r.errorf("want %d fields (%s), got %d", width, header, len(fields))
+		}
+		t.rows = append(t.rows, r)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return t, nil
+}
+
+// readFile reads path, or path+".gz" when path does not exist, decompressing gzip content
+// (recognised by its magic number, whatever the name). It returns the name actually read.
+func readFile(path string) ([]byte, string, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		if g, gzErr := os.Open(path + ".gz"); gzErr == nil {
+			f, err, path = g, nil, path+".gz"
+		}
+	}
+	if err != nil {
+		return nil, path, fmt.Errorf("%w (expected %s or %s.gz; see the README's data section)", err, path, path)
+	}
+	defer f.Close()
+	br := bufio.NewReader(f)
+	var r io.Reader = br
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, path, fmt.Errorf("%s: %w", path, err)
+		}
+		r = zr
+	}
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return nil, path, fmt.Errorf("%s: %w", path, err)
+	}
+	return raw, path, nil
+}

@@ -1,0 +1,263 @@
+package preprocess
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/sgformer/sgformer/sgformer/graph"
+	"github.com/sgformer/sgformer/sgformer/pe"
+	"github.com/sgformer/sgformer/sgformer/product"
+)
+
+// FormatVersion is the version of the cache file format; files of another version are stale.
+const FormatVersion = 1
+
+const magic = "SGFORMER-PREPROCESS\n"
+
+// ErrStale reports a cache file computed with another format version, other options or from
+// other graphs. It is not an error for Cached, which recomputes.
+var ErrStale = errors.New("preprocess: cache is stale")
+
+// header identifies a cache file's content.
+type header struct {
+	Version     int     `json:"version"`
+	Options     Options `json:"options"`
+	Graphs      int     `json:"graphs"`
+	Fingerprint string  `json:"fingerprint"`
+}
+
+func newHeader(graphs []*graph.Graph, opt Options) header {
+	opt.PEMode = opt.mode()
+	fp := Fingerprint(graphs)
+	return header{Version: FormatVersion, Options: opt, Graphs: len(graphs), Fingerprint: hex.EncodeToString(fp[:])}
+}
+
+// Cached returns the preprocessed graphs, read from the cache file at path when it holds
+// exactly these graphs and options, and otherwise computed with Dataset and written to path
+// atomically. fresh reports whether they were computed.
+func Cached(path string, graphs []*graph.Graph, opt Options, workers int, progress func(done int)) (items []Item, fresh bool, err error) {
+	items, err = Load(path, graphs, opt)
+	switch {
+	case err == nil:
+		return items, false, nil
+	case !errors.Is(err, ErrStale) && !errors.Is(err, os.ErrNotExist):
+		return nil, false, err
+	}
+	if items, err = Dataset(graphs, opt, workers, progress); err != nil {
+		return nil, false, err
+	}
+	if err := Save(path, graphs, opt, items); err != nil {
+		return nil, false, err
+	}
+	return items, true, nil
+}
+
+// Save writes items, preprocessed from graphs with opt, to the cache file at path: atomically
+// (a temporary file renamed into place), so that an interrupted write leaves no partial file.
+func Save(path string, graphs []*graph.Graph, opt Options, items []Item) error {
+	if len(items) != len(graphs) {
+		return fmt.Errorf("preprocess: %d items for %d graphs", len(items), len(graphs))
+	}
+	hd, err := json.Marshal(newHeader(graphs, opt))
+	if err != nil {
+		return err
+	}
+	w := &writer{b: []byte(magic)}
+	w.uvarint(uint64(len(hd)))
+	w.b = append(w.b, hd...)
+	for _, it := range items {
+		w.uvarint(uint64(len(it.Marks)))
+		for _, m := range it.Marks {
+			w.varint(int64(m))
+		}
+		e := it.PE
+		w.uvarint(uint64(e.N))
+		w.uvarint(uint64(e.Order))
+		w.uvarint(uint64(len(e.Values)))
+		w.floats(e.Values)
+		for _, f := range e.Factors {
+			w.uvarint(uint64(f))
+		}
+		w.uvarint(uint64(len(e.Basis)))
+		for i, b := range e.Basis {
+			w.uvarint(uint64(e.BasisIndex[i]))
+			w.floats(b)
+		}
+	}
+	sum := sha256.Sum256(w.b)
+	return writeAtomic(path, append(w.b, sum[:]...))
+}
+
+// Load reads the cache file at path, which must hold graphs preprocessed with opt. It returns
+// an error wrapping os.ErrNotExist when there is no file, ErrStale when the file holds other
+// graphs, options or format version, and a "corrupt" error naming the file otherwise.
+func Load(path string, graphs []*graph.Graph, opt Options) ([]Item, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	corrupt := func(format string, args ...any) error {
+		return fmt.Errorf("preprocess: cache %s is corrupt (%s); delete it to recompute", path, fmt.Sprintf(format, args...))
+	}
+	if !bytes.HasPrefix(raw, []byte(magic)) {
+		return nil, corrupt("not a preprocessing cache")
+	}
+	r := &reader{buf: bufio.NewReader(bytes.NewReader(raw[len(magic):]))}
+	hd := make([]byte, r.uvarint(1<<20))
+	if _, err := io.ReadFull(r.buf, hd); err != nil || r.err != nil {
+		return nil, corrupt("truncated header")
+	}
+	var got header
+	if err := json.Unmarshal(hd, &got); err != nil {
+		return nil, corrupt("header: %v", err)
+	}
+	want := newHeader(graphs, opt)
+	if got.Version != want.Version {
+		return nil, fmt.Errorf("%w: %s has format version %d, want %d", ErrStale, path, got.Version, want.Version)
+	}
+	body, sum := raw[:max(len(raw)-sha256.Size, 0)], raw[max(len(raw)-sha256.Size, 0):]
+	if s := sha256.Sum256(body); !bytes.Equal(s[:], sum) {
+		return nil, corrupt("checksum mismatch")
+	}
+	if got != want {
+		return nil, fmt.Errorf("%w: %s holds %+v, want %+v", ErrStale, path, got, want)
+	}
+	items := make([]Item, len(graphs))
+	for i, g := range graphs {
+		n := g.N()
+		marks := make([]int32, r.uvarint(uint64(n*n)))
+		for j := range marks {
+			marks[j] = int32(r.varint())
+		}
+		e := &pe.Encoding{N: int(r.uvarint(uint64(n))), Order: int(r.uvarint(8))}
+		e.Values = r.floats(int(r.uvarint(uint64(max(opt.PEK, 0)))))
+		e.Factors = make([]int, len(e.Values)*e.Order)
+		for j := range e.Factors {
+			e.Factors[j] = int(r.uvarint(uint64(n)))
+		}
+		nb := int(r.uvarint(uint64(n)))
+		for range nb {
+			e.BasisIndex = append(e.BasisIndex, int(r.uvarint(uint64(n))))
+			e.Basis = append(e.Basis, r.floats(n))
+		}
+		if r.err != nil {
+			return nil, corrupt("graph %d: %v", i, r.err)
+		}
+		if len(marks) != n*n || e.N != n || e.Order != 2 {
+			return nil, corrupt("graph %d: %d marks, PE of %d nodes and order %d, for a graph of %d nodes", i, len(marks), e.N, e.Order, n)
+		}
+		for _, f := range e.Factors {
+			if f >= nb {
+				return nil, corrupt("graph %d: PE factor %d of %d eigenvectors", i, f, nb)
+			}
+		}
+		p, err := product.New(g)
+		if err != nil {
+			return nil, err
+		}
+		items[i] = Item{Product: p, Marks: marks, PE: e}
+	}
+	if rest, _ := r.buf.Peek(sha256.Size + 1); len(rest) != sha256.Size {
+		return nil, corrupt("%d bytes after the last graph", len(rest)-sha256.Size)
+	}
+	return items, nil
+}
+
+// writeAtomic writes data to path through a temporary file in the same directory, synced and
+// renamed into place.
+func writeAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name()) // a no-op once renamed
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// writer appends the cache encoding: unsigned and signed varints, little-endian float64s.
+type writer struct{ b []byte }
+
+func (w *writer) uvarint(x uint64) { w.b = binary.AppendUvarint(w.b, x) }
+func (w *writer) varint(x int64)   { w.b = binary.AppendVarint(w.b, x) }
+func (w *writer) floats(xs []float64) {
+	for _, x := range xs {
+		w.b = binary.LittleEndian.AppendUint64(w.b, math.Float64bits(x))
+	}
+}
+
+// reader decodes the cache body, remembering the first error; every count is checked against
+// a bound so that a corrupt file cannot ask for huge allocations.
+type reader struct {
+	buf *bufio.Reader
+	err error
+}
+
+func (r *reader) uvarint(bound uint64) uint64 {
+	if r.err != nil {
+		return 0
+	}
+	x, err := binary.ReadUvarint(r.buf)
+	if err == nil && x > bound {
+		err = fmt.Errorf("value %d exceeds %d", x, bound)
+	}
+	if err != nil {
+		r.err = err
+		return 0
+	}
+	return x
+}
+
+func (r *reader) varint() int64 {
+	if r.err != nil {
+		return 0
+	}
+	x, err := binary.ReadVarint(r.buf)
+	if err != nil {
+		r.err = err
+	}
+	return x
+}
+
+func (r *reader) floats(n int) []float64 {
+	out := make([]float64, n)
+	var b [8]byte
+	for i := range out {
+		if r.err != nil {
+			return out
+		}
+		if _, err := io.ReadFull(r.buf, b[:]); err != nil {
+			r.err = err
+			return out
+		}
+		out[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[:]))
+	}
+	return out
+}

@@ -1,0 +1,180 @@
+// Package preprocess computes, for every graph of a dataset, everything Subgraphormer needs
+// before a model runs — the product graph, the node marks and the product-graph PE — in
+// parallel over graphs, and caches it on disk.
+//
+// # The cache
+//
+// A cache file holds the node marks and the PE of every graph in factored form (the
+// eigenvalues, the index pairs (i, j) and the eigenvectors of G they use, Prop. 4.1), not
+// the expanded n²×k tables: for ZINC-12k with k = 16 that is about 40 MB instead of 400 MB.
+// The product graph is not stored either: it is a function of G that New rebuilds in
+// microseconds, and storing its edge lists would take about 190 MB for ZINC-12k.
+//
+// The file starts with a header naming the format version, the options and a SHA-256
+// fingerprint of the graphs; a file whose header differs (another version, other options or
+// other graphs) is stale and is recomputed, never reused. It ends with a SHA-256 checksum of
+// its content; a file that fails it is reported as corrupt. Files are written atomically.
+package preprocess
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"hash"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/sgformer/sgformer/sgformer/graph"
+	"github.com/sgformer/sgformer/sgformer/pe"
+	"github.com/sgformer/sgformer/sgformer/product"
+)
+
+// Mode selects how the product-graph PE is computed.
+type Mode string
+
+const (
+	// Exact takes the k eigenpairs of L_{G□G} with the smallest eigenvalues (pe.Product).
+	Exact Mode = "exact"
+	// AuthorsCode reproduces the authors' code (pe.Reference).
+	AuthorsCode Mode = "reference"
+)
+
+// Options are the settings of preprocessing; they are part of a cache's identity.
+type Options struct {
+	// PEK is the number k of product-graph PE columns (0 for none).
+	PEK int `json:"pe_k"`
+	// PEMode selects the PE computation; empty means Exact.
+	PEMode Mode `json:"pe_mode"`
+}
+
+func (o Options) mode() Mode {
+	if o.PEMode == "" {
+		return Exact
+	}
+	return o.PEMode
+}
+
+// Validate reports an error for options that cannot be computed.
+func (o Options) Validate() error {
+	if o.PEK < 0 {
+		return fmt.Errorf("preprocess: negative PE size k = %d", o.PEK)
+	}
+	if m := o.mode(); m != Exact && m != AuthorsCode {
+		return fmt.Errorf("preprocess: unknown PE mode %q (want %q or %q)", m, Exact, AuthorsCode)
+	}
+	return nil
+}
+
+// Item is the preprocessed form of one graph.
+type Item struct {
+	// Product is the product graph (Sec. 3).
+	Product *product.Graph
+	// Marks are the node marks d(s, v) (−1 when unreachable), one per product node.
+	Marks []int32
+	// PE is the product-graph PE (Sec. 4.2); Float32(k) expands it, zero-padded to k columns.
+	PE *pe.Encoding
+}
+
+// Graph preprocesses one graph. With the Exact mode a graph of n nodes gets min(k, n²) PE
+// columns (Float32 pads the rest with zeros).
+func Graph(g *graph.Graph, opt Options) (Item, error) {
+	if err := opt.Validate(); err != nil {
+		return Item{}, err
+	}
+	p, err := product.New(g)
+	if err != nil {
+		return Item{}, err
+	}
+	enc, err := encode(g, opt)
+	if err != nil {
+		return Item{}, err
+	}
+	return Item{Product: p, Marks: product.NodeMarking(g), PE: enc}, nil
+}
+
+func encode(g *graph.Graph, opt Options) (*pe.Encoding, error) {
+	spec, err := pe.NewSpectrum(g)
+	if err != nil {
+		return nil, err
+	}
+	if opt.mode() == AuthorsCode {
+		return pe.Reference(spec, opt.PEK)
+	}
+	return pe.Product(spec, min(opt.PEK, g.N()*g.N()))
+}
+
+// Dataset preprocesses graphs in parallel on workers goroutines (GOMAXPROCS when workers ≤ 0).
+// progress, if not nil, is called after each graph with the number done so far; it may be
+// called from several goroutines, never concurrently.
+func Dataset(graphs []*graph.Graph, opt Options, workers int, progress func(done int)) ([]Item, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	items := make([]Item, len(graphs))
+	errs := make([]error, len(graphs))
+	var next, done atomic.Int64
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range min(workers, max(len(graphs), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(graphs) {
+					return
+				}
+				items[i], errs[i] = Graph(graphs[i], opt)
+				d := done.Add(1)
+				if progress != nil {
+					mu.Lock()
+					progress(int(d))
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("preprocess: graph %d: %w", i, err)
+		}
+	}
+	return items, nil
+}
+
+// Fingerprint returns a SHA-256 digest of the graphs' structure and features, identifying the
+// data a cache was computed from.
+func Fingerprint(graphs []*graph.Graph) [32]byte {
+	h := sha256.New()
+	w := func(x int64) { binary.Write(h, binary.LittleEndian, x) }
+	w(int64(len(graphs)))
+	for _, g := range graphs {
+		w(int64(g.N()))
+		w(int64(g.NumEdges()))
+		for _, e := range g.Edges() {
+			w(int64(e[0]))
+			w(int64(e[1]))
+		}
+		features(h, g.NodeFeatures)
+		features(h, g.EdgeFeatures)
+	}
+	var sum [32]byte
+	h.Sum(sum[:0])
+	return sum
+}
+
+func features(h hash.Hash, f graph.Features) {
+	binary.Write(h, binary.LittleEndian, int64(f.Width))
+	binary.Write(h, binary.LittleEndian, int64(len(f.Ints)))
+	binary.Write(h, binary.LittleEndian, f.Ints)
+	binary.Write(h, binary.LittleEndian, int64(len(f.Floats)))
+	for _, x := range f.Floats {
+		binary.Write(h, binary.LittleEndian, math.Float32bits(x))
+	}
+}
