@@ -136,8 +136,8 @@ func TestReadJSON(t *testing.T) {
 		t.Fatalf("ReadJSON: got n=%d edges=%v node=%v edge=%+v", g.N(), g.Edges(), g.NodeFeatures, g.EdgeFeatures)
 	}
 	bad := []struct{ in, want string }{
-		{"{\"num_nodes\": 3,\n \"edges\": [[0,1],\n [1,2}", "g.json:3:7: invalid character '}'"},
-		{`{"num_nodes": "three"}`, `g.json:1:22: field "num_nodes"`},
+		{"{\"num_nodes\": 3,\n \"edges\": [[0,1],\n [1,2}", "g.json:3:6: invalid character '}'"},
+		{`{"num_nodes": "three"}`, `g.json:1:21: field "num_nodes"`},
 		{`{"num_nodes": 3, "edge": []}`, `unknown field "edge"`},
 		{`{"edges": []}`, `missing field "num_nodes"`},
 		{`{"num_nodes": 3, "edges": [[0,1,2]]}`, "edges[0]: want a pair [u,v], got 3 numbers"},

@@ -96,10 +96,11 @@ func decodeIntFeatures(rows []json.RawMessage) (Features, error) {
 	return f, nil
 }
 
-// position turns a byte offset into "line:column" (both from 1).
+// position returns "line:column" (both from 1) of the last byte the JSON decoder read when it
+// failed, offset bytes into data: the offending character, or the end of the offending value.
 func position(data []byte, offset int64) string {
-	offset = min(offset, int64(len(data)))
-	line := 1 + bytes.Count(data[:offset], []byte("\n"))
-	col := offset - int64(bytes.LastIndexByte(data[:offset], '\n'))
+	i := max(0, min(offset, int64(len(data)))-1)
+	line := 1 + bytes.Count(data[:i], []byte("\n"))
+	col := i - int64(bytes.LastIndexByte(data[:i], '\n'))
 	return fmt.Sprintf("%d:%d", line, col)
 }

@@ -58,6 +58,11 @@ func NewSpectrum(g *graph.Graph) (*Spectrum, error) {
 		return nil, fmt.Errorf("pe: eigendecomposition of the %d-node Laplacian did not converge", n)
 	}
 	es.Values(s.Values)
+	for i, x := range s.Values { // L is positive semi-definite: tiny values are rounding noise
+		if math.Abs(x) < 1e-12*max(1, s.Values[n-1]) {
+			s.Values[i] = 0
+		}
+	}
 	var u mat.Dense
 	es.VectorsTo(&u)
 	for i := range n {

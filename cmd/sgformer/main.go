@@ -1,0 +1,103 @@
+// Command sgformer is the command line of the Go implementation of Subgraphormer.
+//
+//	sgformer product    --graph FILE                 product-graph connectivities and node marks, as JSON
+//	sgformer pe         --graph FILE --k K           product-graph positional encoding, as JSON
+//	sgformer preprocess --dataset zinc12k --data-dir DIR --pe-k K --out DIR
+//	                                                 preprocess a dataset into a cache, with progress
+//
+// FILE is a graph in JSON, {"num_nodes": n, "edges": [[u,v], ...]}, each undirected edge listed
+// once in either orientation; "-" reads standard input. Run "sgformer COMMAND -h" for a
+// command's flags.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// command is one subcommand: its flags are defined on fs, and do runs it.
+type command struct {
+	name, summary string
+	do            func(args []string, io stdio) error
+}
+
+type stdio struct {
+	in       io.Reader
+	out, err io.Writer
+}
+
+var commands = []command{
+	{"product", "print the product graph's connectivities and node marks of a graph as JSON", productCmd},
+	{"pe", "print the product-graph positional encoding of a graph as JSON", peCmd},
+	{"preprocess", "preprocess a dataset (product graphs, node marks, PE) into a cache", preprocessCmd},
+}
+
+// run executes the command line args and returns the process exit code: 0 on success, 1 on
+// failure, 2 on a usage error.
+func run(args []string, in io.Reader, out, errOut io.Writer) int {
+	usage := func() {
+		fmt.Fprintln(errOut, "usage: sgformer COMMAND [flags]\n\ncommands:")
+		for _, c := range commands {
+			fmt.Fprintf(errOut, "  %-11s %s\n", c.name, c.summary)
+		}
+		fmt.Fprintln(errOut, "\nRun 'sgformer COMMAND -h' for a command's flags.")
+	}
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage()
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	for _, c := range commands {
+		if c.name != args[0] {
+			continue
+		}
+		err := c.do(args[1:], stdio{in, out, errOut})
+		switch {
+		case err == nil:
+			return 0
+		case errors.Is(err, flag.ErrHelp):
+			return 0
+		case errors.As(err, new(usageError)):
+			fmt.Fprintf(errOut, "sgformer %s: %v\n", c.name, err)
+			return 2
+		default:
+			fmt.Fprintf(errOut, "sgformer %s: %v\n", c.name, err)
+			return 1
+		}
+	}
+	fmt.Fprintf(errOut, "sgformer: unknown command %q\n\n", args[0])
+	usage()
+	return 2
+}
+
+// usageError is a mistake in the command line rather than a failure of the work.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// parse parses args into fs, turning flag errors into usage errors and rejecting extra
+// arguments.
+func parse(fs *flag.FlagSet, args []string, io stdio) error {
+	fs.SetOutput(io.err)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	return nil
+}

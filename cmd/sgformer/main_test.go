@@ -1,0 +1,150 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sgformer/sgformer/internal/shareddata"
+	"github.com/sgformer/sgformer/sgformer/graph"
+	"github.com/sgformer/sgformer/sgformer/pe"
+	"github.com/sgformer/sgformer/sgformer/product"
+)
+
+func runCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(args, strings.NewReader(stdin), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+const triangleTail = `{"num_nodes": 4, "edges": [[0,1],[1,2],[2,0],[3,2]]}`
+
+func TestProductCommand(t *testing.T) {
+	code, out, stderr := runCLI(t, triangleTail, "product", "--graph", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got struct {
+		NumNodes                  int `json:"num_nodes"`
+		Internal, External, Point [][2]int32
+		Distance                  []int32
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	g, _ := graph.ReadJSON(strings.NewReader(triangleTail), "g")
+	p, _ := product.New(g)
+	if got.NumNodes != 4 || len(got.Internal) != p.Internal.Len() || len(got.External) != p.External.Len() || len(got.Point) != 16 || len(got.Distance) != 16 {
+		t.Fatalf("product output %+v", got)
+	}
+	for i, e := range got.External {
+		if e != [2]int32{p.External.Dst[i], p.External.Src[i]} {
+			t.Fatalf("external[%d] = %v", i, e)
+		}
+	}
+	if got.Distance[0*4+3] != 2 || got.Distance[3*4+3] != 0 || got.Point[1] != [2]int32{1, 5} {
+		t.Fatalf("distance d(0,3) = %d, point[1] = %v", got.Distance[3], got.Point[1])
+	}
+}
+
+func TestPECommand(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "g.json")
+	os.WriteFile(path, []byte(triangleTail), 0o644)
+	code, out, stderr := runCLI(t, "", "pe", "--graph", path, "--k", "5")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got struct {
+		Eigenvalues []float64
+		PE          [][]float64
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	g, _ := graph.ReadJSON(strings.NewReader(triangleTail), "g")
+	spec, _ := pe.NewSpectrum(g)
+	enc, _ := pe.Product(spec, 5)
+	d := enc.Dense()
+	if len(got.Eigenvalues) != 5 || len(got.PE) != 16 || len(got.PE[0]) != 5 {
+		t.Fatalf("pe output: %d eigenvalues, %d rows", len(got.Eigenvalues), len(got.PE))
+	}
+	for c := range 5 {
+		if got.Eigenvalues[c] != enc.Values[c] {
+			t.Fatalf("eigenvalue %d = %v, want %v", c, got.Eigenvalues[c], enc.Values[c])
+		}
+		for r := range 16 {
+			if math.Abs(got.PE[r][c]-d.At(r, c)) > 0 {
+				t.Fatalf("pe[%d][%d] = %v, want %v", r, c, got.PE[r][c], d.At(r, c))
+			}
+		}
+	}
+	// The reference mode pads with zero columns.
+	code, out, _ = runCLI(t, triangleTail, "pe", "--graph", "-", "--k", "8", "--mode", "reference")
+	if code != 0 || json.Unmarshal([]byte(out), &got) != nil || len(got.Eigenvalues) != 8 || len(got.PE[0]) != 8 {
+		t.Fatalf("reference mode: exit %d, %d eigenvalues", code, len(got.Eigenvalues))
+	}
+	// n = 4 has m = 3 non-trivial eigenvectors: 8 of the 9 pairs, no padding needed.
+	code, out, _ = runCLI(t, `{"num_nodes": 3, "edges": [[0,1]]}`, "pe", "--graph", "-", "--k", "8", "--mode", "reference")
+	if code != 0 || json.Unmarshal([]byte(out), &got) != nil || len(got.Eigenvalues) != 4 || got.PE[0][7] != 0 {
+		t.Fatalf("reference mode on a small graph: exit %d, eigenvalues %v", code, got.Eigenvalues)
+	}
+}
+
+func TestCommandErrors(t *testing.T) {
+	tests := []struct {
+		stdin string
+		args  []string
+		code  int
+		want  string
+	}{
+		{"", nil, 2, "usage: sgformer COMMAND"},
+		{"", []string{"train2"}, 2, `unknown command "train2"`},
+		{"", []string{"pe"}, 2, "--graph FILE is required"},
+		{"", []string{"pe", "--graph", "/does/not/exist.json"}, 1, "open /does/not/exist.json"},
+		{`{"num_nodes": 2, "edges": [[0,0]]}`, []string{"product", "--graph", "-"}, 1, "<stdin>: graph: edge 0 (0,0): self loop on node 0"},
+		{"{\"num_nodes\": 2,\n\"edges\": [[0,1]]]", []string{"pe", "--graph", "-"}, 1, "<stdin>:2:17: invalid character"},
+		{triangleTail, []string{"pe", "--graph", "-", "--k", "17"}, 1, "k = 17 eigenpairs asked of a product graph with 16 nodes"},
+		{triangleTail, []string{"pe", "--graph", "-", "--k", "-1"}, 2, "--k -1 must not be negative"},
+		{triangleTail, []string{"pe", "--graph", "-", "--mode", "fast"}, 2, `--mode "fast"`},
+		{"", []string{"product", "--graph", "-", "extra"}, 2, `unexpected argument "extra"`},
+		{"", []string{"preprocess", "--out", "x"}, 2, "--data-dir DIR is required"},
+		{"", []string{"preprocess", "--data-dir", "x"}, 2, "--out DIR is required"},
+		{"", []string{"preprocess", "--dataset", "qm9", "--data-dir", "x", "--out", "y"}, 2, `unknown dataset "qm9"`},
+		{"", []string{"preprocess", "--data-dir", "/nonexistent", "--out", "y"}, 1, "ZINC_Nodes.txt or /nonexistent/ZINC_Nodes.txt.gz"},
+	}
+	for _, tc := range tests {
+		code, _, stderr := runCLI(t, tc.stdin, tc.args...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) {
+			t.Errorf("sgformer %v: exit %d, stderr %q; want exit %d and %q", tc.args, code, stderr, tc.code, tc.want)
+		}
+	}
+}
+
+func TestPreprocessCommand(t *testing.T) {
+	dir := shareddata.Dir(t, "zinc12k")
+	out := t.TempDir()
+	for _, recomputed := range []bool{true, false} {
+		code, stdout, stderr := runCLI(t, "", "preprocess", "--dataset", "zinc12k", "--data-dir", dir, "--pe-k", "4", "--out", out)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var got map[string]any
+		if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+			t.Fatal(err)
+		}
+		if got["graphs"] != 12000.0 || got["recomputed"] != recomputed || got["product_nodes"] != 6674994.0 {
+			t.Fatalf("summary %v", got)
+		}
+		if _, err := os.Stat(filepath.Join(out, "zinc12k-pe4-exact.cache")); err != nil {
+			t.Fatal(err)
+		}
+		if recomputed && !strings.Contains(stderr, "12000/12000") {
+			t.Errorf("no progress shown: %q", stderr)
+		}
+	}
+}

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The project's test command (README "Tests"; .ci/run calls exactly this): formatting, vet, and
+# every test, with the datasets read from ../shared/data beside the project root.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then
+  echo "gofmt would change:" >&2
+  echo "$unformatted" >&2
+  exit 1
+fi
+go vet ./...
+go test -count=1 ./...
