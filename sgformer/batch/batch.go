@@ -1,0 +1,225 @@
+// Package batch packs preprocessed graphs into the fixed-shape arrays a compiled model runs
+// on: product nodes and edges of several graphs concatenated, padded up to a few size buckets
+// (a compiled executable exists per shape, so shapes must repeat), with the padding kept
+// apart so that no real node ever receives from it.
+//
+// Padding: every batch has at least one padding node, the last one; padding edges join it to
+// itself, and padding nodes belong to the extra graph slot Graphs (one past the real graphs),
+// so sums and softmaxes over real nodes never see them. NodeMask marks the real nodes for
+// statistics such as BatchNorm's.
+package batch
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/sgformer/sgformer/sgformer/graph"
+	"github.com/sgformer/sgformer/sgformer/pe"
+	"github.com/sgformer/sgformer/sgformer/preprocess"
+	"github.com/sgformer/sgformer/sgformer/product"
+)
+
+// Example is one graph ready for batching: the graph with its integer features, its
+// preprocessed form, and its targets (NaN where missing).
+type Example struct {
+	Graph  *graph.Graph
+	Item   preprocess.Item
+	Target []float64
+}
+
+// Options control how examples become a batch.
+type Options struct {
+	// PEK is the number of PE columns (zero-padded for small graphs).
+	PEK int
+	// MaxDistance clamps node marks: d(s, v) ≥ MaxDistance maps to MaxDistance, and
+	// unreachable pairs to MaxDistance + 1 (the authors' max_dis = 5).
+	MaxDistance int
+	// Bucket is the growth factor between padded sizes (e.g. 1.25); ≤ 1 pads to the exact size
+	// plus one padding node.
+	Bucket float64
+}
+
+// Edges are the messages Dst ← Src of one connectivity, with the integer features of the
+// bond each carries (Bond, row-major, one row per edge; zeros for padding).
+type Edges struct {
+	Src, Dst []int32
+	Bond     []int32
+}
+
+// Batch is a padded batch of product graphs in the sparse (edge-list) layout.
+type Batch struct {
+	// Graphs is the number of real graphs; Nodes the padded number of product nodes.
+	Graphs, Nodes int
+	// NodeGraph[i] is the graph of product node i (Graphs for padding), NodeMask[i] is 1 for
+	// real nodes and 0 for padding.
+	NodeGraph []int32
+	NodeMask  []float32
+	// NodeFeatures holds the integer features of v for each product node (s, v), NodeWidth
+	// per node; Marks the clamped node marks; PE the PEK columns of the PE.
+	NodeFeatures []int32
+	NodeWidth    int
+	Marks        []int32
+	PE           []float32
+	// Internal and External connectivities; BondWidth integers per edge.
+	Internal, External Edges
+	BondWidth          int
+	// PointSrc[i] is the root node (v, v) that product node (s, v) receives from (A_point);
+	// padding nodes point to themselves. With sampling, a node whose root subgraph was not
+	// kept has no point message: its PointMask is 0.
+	PointSrc  []int32
+	PointMask []float32
+	// GraphNodes[g] is the number of product nodes of graph g in the batch, and GraphN[g] its
+	// number of nodes n; both have Graphs+1 entries (the last for padding, set to 1).
+	GraphNodes, GraphN []float32
+	// Targets holds Graphs·Tasks targets, TargetMask 1 where a target is present.
+	Targets    []float32
+	TargetMask []float32
+	Tasks      int
+}
+
+// Build packs examples into a batch. products, when not nil, replaces each example's product
+// graph (e.g. by a sampled one); rng, when not nil, flips the sign of each PE column of each
+// graph at random (training-time augmentation, pe.FlipSigns).
+func Build(examples []Example, products []*product.Graph, opt Options, rng *rand.Rand) (*Batch, error) {
+	if len(examples) == 0 {
+		return nil, fmt.Errorf("batch: no examples")
+	}
+	if products != nil && len(products) != len(examples) {
+		return nil, fmt.Errorf("batch: %d product graphs for %d examples", len(products), len(examples))
+	}
+	first := examples[0]
+	b := &Batch{Graphs: len(examples), NodeWidth: first.Graph.NodeFeatures.Width, BondWidth: first.Graph.EdgeFeatures.Width, Tasks: len(first.Target)}
+	nodes, internal, external := 0, 0, 0
+	for i, ex := range examples {
+		p := ex.Item.Product
+		if products != nil {
+			p = products[i]
+		}
+		if ex.Graph.NodeFeatures.Width != b.NodeWidth || ex.Graph.NodeFeatures.Ints == nil && b.NodeWidth > 0 {
+			return nil, fmt.Errorf("batch: example %d: node features of width %d (integers), want %d", i, ex.Graph.NodeFeatures.Width, b.NodeWidth)
+		}
+		if ex.Graph.EdgeFeatures.Width != b.BondWidth || ex.Graph.EdgeFeatures.Ints == nil && b.BondWidth > 0 && ex.Graph.NumEdges() > 0 {
+			return nil, fmt.Errorf("batch: example %d: edge features of width %d (integers), want %d", i, ex.Graph.EdgeFeatures.Width, b.BondWidth)
+		}
+		if len(ex.Target) != b.Tasks {
+			return nil, fmt.Errorf("batch: example %d: %d targets, want %d", i, len(ex.Target), b.Tasks)
+		}
+		if p.N != ex.Graph.N() {
+			return nil, fmt.Errorf("batch: example %d: product graph of a %d-node graph for a %d-node graph", i, p.N, ex.Graph.N())
+		}
+		nodes += p.NumNodes()
+		internal += p.Internal.Len()
+		external += p.External.Len()
+	}
+	b.Nodes = bucket(nodes+1, opt.Bucket)
+	nInt, nExt := bucket(internal, opt.Bucket), bucket(external, opt.Bucket)
+	pad := int32(b.Nodes - 1)
+
+	b.NodeGraph = make([]int32, b.Nodes)
+	b.NodeMask = make([]float32, b.Nodes)
+	b.NodeFeatures = make([]int32, b.Nodes*b.NodeWidth)
+	b.Marks = make([]int32, b.Nodes)
+	b.PE = make([]float32, b.Nodes*opt.PEK)
+	b.PointSrc = make([]int32, b.Nodes)
+	b.PointMask = make([]float32, b.Nodes)
+	b.GraphNodes = make([]float32, b.Graphs+1)
+	b.GraphN = make([]float32, b.Graphs+1)
+	b.Internal = newEdges(nInt, b.BondWidth)
+	b.External = newEdges(nExt, b.BondWidth)
+	b.Targets = make([]float32, b.Graphs*b.Tasks)
+	b.TargetMask = make([]float32, b.Graphs*b.Tasks)
+
+	off, ei, ee := 0, 0, 0
+	for g, ex := range examples {
+		p := ex.Item.Product
+		if products != nil {
+			p = products[g]
+		}
+		n := p.N
+		full := ex.Item.PE.Float32(opt.PEK)
+		if rng != nil {
+			pe.FlipSigns(full, opt.PEK, rng)
+		}
+		local := make(map[int32]int32, p.NumNodes()) // full index s·n+v → batch index
+		for i, sv := range p.Nodes {
+			local[sv] = int32(off + i)
+		}
+		for i, sv := range p.Nodes {
+			at := off + i
+			v := int(sv) % n
+			b.NodeGraph[at] = int32(g)
+			b.NodeMask[at] = 1
+			copy(b.NodeFeatures[at*b.NodeWidth:(at+1)*b.NodeWidth], ex.Graph.NodeFeatures.Ints[v*b.NodeWidth:(v+1)*b.NodeWidth])
+			b.Marks[at] = clampMark(ex.Item.Marks[sv], opt.MaxDistance)
+			copy(b.PE[at*opt.PEK:(at+1)*opt.PEK], full[int(sv)*opt.PEK:(int(sv)+1)*opt.PEK])
+			b.PointSrc[at] = int32(at) // no root in the batch: no message, masked
+			if root, ok := local[int32(v*n+v)]; ok {
+				b.PointSrc[at], b.PointMask[at] = root, 1
+			}
+		}
+		ei = b.Internal.fill(ei, p.Internal, off, ex.Graph.EdgeFeatures, b.BondWidth)
+		ee = b.External.fill(ee, p.External, off, ex.Graph.EdgeFeatures, b.BondWidth)
+		b.GraphNodes[g] = float32(p.NumNodes())
+		b.GraphN[g] = float32(n)
+		for t, y := range ex.Target {
+			if !math.IsNaN(y) {
+				b.Targets[g*b.Tasks+t], b.TargetMask[g*b.Tasks+t] = float32(y), 1
+			}
+		}
+		off += p.NumNodes()
+	}
+	for at := off; at < b.Nodes; at++ {
+		b.NodeGraph[at] = int32(b.Graphs)
+		b.PointSrc[at] = int32(at)
+	}
+	b.Internal.pad(ei, pad)
+	b.External.pad(ee, pad)
+	b.GraphNodes[b.Graphs], b.GraphN[b.Graphs] = 1, 1
+	return b, nil
+}
+
+func clampMark(d int32, maxDistance int) int32 {
+	if d < 0 {
+		return int32(maxDistance + 1)
+	}
+	return min(d, int32(maxDistance))
+}
+
+func newEdges(n, width int) Edges {
+	return Edges{Src: make([]int32, n), Dst: make([]int32, n), Bond: make([]int32, n*width)}
+}
+
+// fill copies the edges of one graph, shifted by off, from position at; it returns the next
+// position.
+func (e Edges) fill(at int, src product.Edges, off int, bonds graph.Features, w int) int {
+	for i := range src.Dst {
+		e.Src[at] = src.Src[i] + int32(off)
+		e.Dst[at] = src.Dst[i] + int32(off)
+		if b := int(src.Bond[i]); w > 0 && b >= 0 {
+			copy(e.Bond[at*w:(at+1)*w], bonds.Ints[b*w:(b+1)*w])
+		}
+		at++
+	}
+	return at
+}
+
+// pad points the edges from position at on to the padding node.
+func (e Edges) pad(at int, node int32) {
+	for ; at < len(e.Src); at++ {
+		e.Src[at], e.Dst[at] = node, node
+	}
+}
+
+// bucket rounds n up to the next size of the geometric sequence ⌈16·factor^i⌉, so that
+// batches of similar size share one compiled shape; factor ≤ 1 returns n.
+func bucket(n int, factor float64) int {
+	if factor <= 1 {
+		return n
+	}
+	size := 16.0
+	for int(math.Ceil(size)) < n {
+		size *= factor
+	}
+	return int(math.Ceil(size))
+}

@@ -1,0 +1,159 @@
+package batch_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sgformer/sgformer/sgformer/batch"
+	"github.com/sgformer/sgformer/sgformer/graph"
+	"github.com/sgformer/sgformer/sgformer/preprocess"
+	"github.com/sgformer/sgformer/sgformer/product"
+)
+
+func molecule(t *testing.T, n int, edges []graph.Edge) *graph.Graph {
+	atoms := make([]int32, n)
+	for i := range atoms {
+		atoms[i] = int32(10 + i)
+	}
+	bonds := make([]int32, len(edges))
+	for i := range bonds {
+		bonds[i] = int32(1 + i%3)
+	}
+	g, err := graph.New(n, edges, graph.Features{Width: 1, Ints: atoms}, graph.Features{Width: 1, Ints: bonds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func examples(t *testing.T) []batch.Example {
+	gs := []*graph.Graph{
+		molecule(t, 4, []graph.Edge{{0, 1}, {1, 2}, {2, 3}}),
+		molecule(t, 5, []graph.Edge{{0, 1}, {1, 2}, {2, 0}, {3, 4}}), // disconnected
+		molecule(t, 3, []graph.Edge{{0, 1}, {1, 2}, {0, 2}}),
+	}
+	var out []batch.Example
+	for i, g := range gs {
+		it, err := preprocess.Graph(g, preprocess.Options{PEK: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, batch.Example{Graph: g, Item: it, Target: []float64{float64(i), math.NaN()}})
+	}
+	return out
+}
+
+func TestBuild(t *testing.T) {
+	exs := examples(t)
+	b, err := batch.Build(exs, nil, batch.Options{PEK: 4, MaxDistance: 2, Bucket: 1.25}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	real := 16 + 25 + 9
+	if b.Nodes <= real || b.Graphs != 3 || len(b.NodeGraph) != b.Nodes {
+		t.Fatalf("nodes %d for %d real, graphs %d", b.Nodes, real, b.Graphs)
+	}
+	off := 0
+	for g, ex := range exs {
+		n := ex.Graph.N()
+		pe := ex.Item.PE.Float32(4)
+		for sv := range n * n {
+			at := off + sv
+			s, v := sv/n, sv%n
+			if b.NodeGraph[at] != int32(g) || b.NodeMask[at] != 1 || b.NodeFeatures[at] != int32(10+v) {
+				t.Fatalf("graph %d node (%d,%d): graph %d mask %v atom %d", g, s, v, b.NodeGraph[at], b.NodeMask[at], b.NodeFeatures[at])
+			}
+			d := ex.Item.Marks[sv]
+			want := min(d, 2)
+			if d < 0 {
+				want = 3
+			}
+			if b.Marks[at] != want {
+				t.Fatalf("graph %d node (%d,%d): mark %d, want %d", g, s, v, b.Marks[at], want)
+			}
+			if b.PointSrc[at] != int32(off+v*n+v) || b.PointMask[at] != 1 {
+				t.Fatalf("graph %d node (%d,%d): point source %d", g, s, v, b.PointSrc[at])
+			}
+			if !slices.Equal(b.PE[at*4:at*4+4], pe[sv*4:sv*4+4]) {
+				t.Fatalf("graph %d node (%d,%d): PE row differs", g, s, v)
+			}
+		}
+		if b.GraphN[g] != float32(n) || b.GraphNodes[g] != float32(n*n) || b.Targets[2*g] != float32(g) || b.TargetMask[2*g] != 1 || b.TargetMask[2*g+1] != 0 {
+			t.Fatalf("graph %d: sizes %v %v targets %v mask %v", g, b.GraphN[g], b.GraphNodes[g], b.Targets, b.TargetMask)
+		}
+		off += n * n
+	}
+	for at := off; at < b.Nodes; at++ {
+		if b.NodeGraph[at] != 3 || b.NodeMask[at] != 0 || b.PointSrc[at] != int32(at) {
+			t.Fatalf("padding node %d: graph %d mask %v point %d", at, b.NodeGraph[at], b.NodeMask[at], b.PointSrc[at])
+		}
+	}
+	// Every edge stays within one graph, or within the padding; bonds are carried.
+	for _, e := range []batch.Edges{b.Internal, b.External} {
+		for i := range e.Src {
+			if b.NodeGraph[e.Src[i]] != b.NodeGraph[e.Dst[i]] {
+				t.Fatalf("edge %d joins graphs %d and %d", i, b.NodeGraph[e.Src[i]], b.NodeGraph[e.Dst[i]])
+			}
+			if pad := b.NodeGraph[e.Dst[i]] == 3; pad != (e.Bond[i] == 0) || pad && (e.Src[i] != int32(b.Nodes-1) || e.Dst[i] != e.Src[i]) {
+				t.Fatalf("edge %d: %d ← %d bond %d", i, e.Dst[i], e.Src[i], e.Bond[i])
+			}
+		}
+	}
+	p0 := exs[0].Item.Product
+	if !slices.Equal(b.Internal.Src[:p0.Internal.Len()], p0.Internal.Src) {
+		t.Fatal("internal edges of graph 0 not copied in order")
+	}
+}
+
+func TestBuildSampledAndFlipped(t *testing.T) {
+	exs := examples(t)
+	var products []*product.Graph
+	for _, ex := range exs {
+		p, err := ex.Item.Product.Sample([]int{1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		products = append(products, p)
+	}
+	b, err := batch.Build(exs, products, batch.Options{PEK: 4, MaxDistance: 5}, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Nodes != 4+5+3+1 {
+		t.Fatalf("%d nodes, want 13 (12 kept + 1 padding)", b.Nodes)
+	}
+	// Only (1,1) of each graph is a root in the batch.
+	for at := range 12 {
+		if (at == 1 || at == 4+1 || at == 9+1) != (b.PointMask[at] == 1) {
+			t.Fatalf("node %d: point mask %v", at, b.PointMask[at])
+		}
+	}
+	// Sign flips act on whole columns of each graph: |PE| is unchanged.
+	plain, _ := batch.Build(exs, products, batch.Options{PEK: 4, MaxDistance: 5}, nil)
+	for i := range b.PE {
+		if math.Abs(float64(b.PE[i])) != math.Abs(float64(plain.PE[i])) {
+			t.Fatalf("PE entry %d: %v vs %v", i, b.PE[i], plain.PE[i])
+		}
+	}
+	if slices.Equal(b.PE, plain.PE) {
+		t.Fatal("no sign flipped")
+	}
+}
+
+func TestBuildErrors(t *testing.T) {
+	exs := examples(t)
+	if _, err := batch.Build(nil, nil, batch.Options{}, nil); err == nil {
+		t.Error("empty batch built")
+	}
+	bad := append([]batch.Example(nil), exs...)
+	bad[1].Target = []float64{1}
+	if _, err := batch.Build(bad, nil, batch.Options{PEK: 4}, nil); err == nil || !strings.Contains(err.Error(), "example 1: 1 targets, want 2") {
+		t.Errorf("targets: %v", err)
+	}
+	if _, err := batch.Build(exs, []*product.Graph{exs[0].Item.Product}, batch.Options{PEK: 4}, nil); err == nil || !strings.Contains(err.Error(), "1 product graphs for 3 examples") {
+		t.Errorf("products: %v", err)
+	}
+}
