@@ -1,0 +1,80 @@
+// Package backend selects the GoMLX backend a model runs on and works around the defects of
+// GoMLX v0.26.0 that matter for GNNs, in one place (see shared/notes/GOMLX.md):
+//
+//   - Matrix-product gradients: GoMLX builds the gradients of Dot and DotGeneral as a broadcast
+//     product and a sum, materialising an [N, out, in] tensor (620 M floats for one Dense layer
+//     on a ZINC batch). New registers DotGeneral-based gradients instead (fastgrad.go).
+//   - The pure-Go backend's worker pool can deadlock when every worker waits on a DotGeneral;
+//     unbounded parallelism cannot. The pure-Go backend therefore defaults to
+//     "go:parallelism=-1,dotgeneral_large", the configuration measured fastest. (Setting the
+//     parallelism makes GoMLX print a line on standard output, which New suppresses, so that
+//     JSON output stays clean.)
+//   - Backend names: GoMLX panics on an unknown backend name; New returns an error instead, and
+//     a missing XLA plugin is reported with what to do about it.
+//   - BatchNorm: the pure-Go backend lacks the BatchNorm ops and GoMLX's layer has no mask; the
+//     model package has its own masked BatchNorm.
+package backend
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/gomlx/gomlx/backends"
+	_ "github.com/gomlx/gomlx/backends/default" // the pure-Go backend "go" and XLA "xla"
+)
+
+// GoConfig is the configuration of the pure-Go backend used when none is given.
+const GoConfig = "go:parallelism=-1,dotgeneral_large"
+
+var registerOnce sync.Once
+
+// New returns the backend named by config — "go" (pure Go, always available), "xla:cpu",
+// "xla:cuda", or any GoMLX backend configuration — or by $GOMLX_BACKEND when config is empty,
+// or else the pure-Go backend. "go" alone means GoConfig.
+//
+// The XLA backend needs its PJRT plugin: with internet, GoMLX downloads it on first use
+// (unless $GOMLX_NO_AUTO_INSTALL is set); offline, $PJRT_PLUGIN_LIBRARY_PATH must name the
+// folder that holds it. Its absence is an error saying so, never a hang.
+func New(config string) (b backends.Backend, err error) {
+	registerOnce.Do(registerFastGradients)
+	if config == "" {
+		config = os.Getenv("GOMLX_BACKEND")
+	}
+	if config == "" || config == "go" {
+		config = GoConfig
+	}
+	name, _, _ := strings.Cut(config, ":")
+	if !slices.Contains(backends.List(), name) {
+		return nil, fmt.Errorf("backend: unknown backend %q (available: %s)", name, strings.Join(backends.List(), ", "))
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			b, err = nil, fmt.Errorf("backend %q: %v", config, r)
+		}
+		if err != nil && name == "xla" {
+			err = fmt.Errorf("%w\nThe XLA backend needs a PJRT plugin: with internet GoMLX installs it itself; offline, set "+
+				"PJRT_PLUGIN_LIBRARY_PATH to the folder holding pjrt_c_api_<cpu|cuda>_plugin.so (on a CUDA machine, "+
+				"source scripts/gpu-env.sh), or use --backend go", err)
+		}
+	}()
+	restore := quietStdout()
+	defer restore()
+	return backends.NewWithConfig(config)
+}
+
+// quietStdout points os.Stdout at /dev/null until the returned function is called.
+func quietStdout() func() {
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		return func() {}
+	}
+	saved := os.Stdout
+	os.Stdout = null
+	return func() {
+		os.Stdout = saved
+		null.Close()
+	}
+}
