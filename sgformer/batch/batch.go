@@ -38,6 +38,10 @@ type Options struct {
 	// Bucket is the growth factor between padded sizes (e.g. 1.25); ≤ 1 pads to the exact size
 	// plus one padding node.
 	Bucket float64
+	// Original batches the original graphs G instead of their product graphs, for baselines
+	// such as GIN: node i is node i of G, Internal holds G's edges in both directions, and
+	// External holds only one padding edge, and node marks and PE are zero.
+	Original bool
 }
 
 // Edges are the messages Dst ← Src of one connectivity, with the integer features of the
@@ -52,9 +56,11 @@ type Batch struct {
 	// Graphs is the number of real graphs; Nodes the padded number of product nodes.
 	Graphs, Nodes int
 	// NodeGraph[i] is the graph of product node i (Graphs for padding), NodeMask[i] is 1 for
-	// real nodes and 0 for padding.
-	NodeGraph []int32
-	NodeMask  []float32
+	// real nodes and 0 for padding. NodeSubgraph[i] numbers the subgraphs (g, s) of the batch
+	// from 0 (all padding nodes share the last number, below Nodes).
+	NodeGraph    []int32
+	NodeMask     []float32
+	NodeSubgraph []int32
 	// NodeFeatures holds the integer features of v for each product node (s, v), NodeWidth
 	// per node; Marks the clamped node marks; PE the PEK columns of the PE.
 	NodeFeatures []int32
@@ -72,7 +78,8 @@ type Batch struct {
 	// GraphNodes[g] is the number of product nodes of graph g in the batch, and GraphN[g] its
 	// number of nodes n; both have Graphs+1 entries (the last for padding, set to 1).
 	GraphNodes, GraphN []float32
-	// Targets holds Graphs·Tasks targets, TargetMask 1 where a target is present.
+	// Targets holds (Graphs+1)·Tasks targets, TargetMask 1 where a target is present (never
+	// for the padding slot Graphs).
 	Targets    []float32
 	TargetMask []float32
 	Tasks      int
@@ -90,12 +97,21 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 	}
 	first := examples[0]
 	b := &Batch{Graphs: len(examples), NodeWidth: first.Graph.NodeFeatures.Width, BondWidth: first.Graph.EdgeFeatures.Width, Tasks: len(first.Target)}
+	if opt.Original && products != nil {
+		return nil, fmt.Errorf("batch: sampled product graphs given for a batch of original graphs")
+	}
+	productOf := func(i int) *product.Graph {
+		switch {
+		case opt.Original:
+			return originalGraph(examples[i].Graph)
+		case products != nil:
+			return products[i]
+		}
+		return examples[i].Item.Product
+	}
 	nodes, internal, external := 0, 0, 0
 	for i, ex := range examples {
-		p := ex.Item.Product
-		if products != nil {
-			p = products[i]
-		}
+		p := productOf(i)
 		if ex.Graph.NodeFeatures.Width != b.NodeWidth || ex.Graph.NodeFeatures.Ints == nil && b.NodeWidth > 0 {
 			return nil, fmt.Errorf("batch: example %d: node features of width %d (integers), want %d", i, ex.Graph.NodeFeatures.Width, b.NodeWidth)
 		}
@@ -118,6 +134,7 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 
 	b.NodeGraph = make([]int32, b.Nodes)
 	b.NodeMask = make([]float32, b.Nodes)
+	b.NodeSubgraph = make([]int32, b.Nodes)
 	b.NodeFeatures = make([]int32, b.Nodes*b.NodeWidth)
 	b.Marks = make([]int32, b.Nodes)
 	b.PE = make([]float32, b.Nodes*opt.PEK)
@@ -127,19 +144,19 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 	b.GraphN = make([]float32, b.Graphs+1)
 	b.Internal = newEdges(nInt, b.BondWidth)
 	b.External = newEdges(nExt, b.BondWidth)
-	b.Targets = make([]float32, b.Graphs*b.Tasks)
-	b.TargetMask = make([]float32, b.Graphs*b.Tasks)
+	b.Targets = make([]float32, (b.Graphs+1)*b.Tasks)
+	b.TargetMask = make([]float32, (b.Graphs+1)*b.Tasks)
 
-	off, ei, ee := 0, 0, 0
+	off, ei, ee, subgraphs := 0, 0, 0, int32(0)
 	for g, ex := range examples {
-		p := ex.Item.Product
-		if products != nil {
-			p = products[g]
-		}
+		p := productOf(g)
 		n := p.N
-		full := ex.Item.PE.Float32(opt.PEK)
-		if rng != nil {
-			pe.FlipSigns(full, opt.PEK, rng)
+		var full []float32
+		if !opt.Original {
+			full = ex.Item.PE.Float32(opt.PEK)
+			if rng != nil {
+				pe.FlipSigns(full, opt.PEK, rng)
+			}
 		}
 		local := make(map[int32]int32, p.NumNodes()) // full index s·n+v → batch index
 		for i, sv := range p.Nodes {
@@ -147,16 +164,26 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 		}
 		for i, sv := range p.Nodes {
 			at := off + i
-			v := int(sv) % n
+			s, v := int(sv)/n, int(sv)%n
+			if i > 0 && int(p.Nodes[i-1])/n != s {
+				subgraphs++
+			}
 			b.NodeGraph[at] = int32(g)
 			b.NodeMask[at] = 1
+			b.NodeSubgraph[at] = subgraphs
 			copy(b.NodeFeatures[at*b.NodeWidth:(at+1)*b.NodeWidth], ex.Graph.NodeFeatures.Ints[v*b.NodeWidth:(v+1)*b.NodeWidth])
+			b.PointSrc[at] = int32(at) // no root in the batch: no message, masked
+			if opt.Original {
+				continue
+			}
 			b.Marks[at] = clampMark(ex.Item.Marks[sv], opt.MaxDistance)
 			copy(b.PE[at*opt.PEK:(at+1)*opt.PEK], full[int(sv)*opt.PEK:(int(sv)+1)*opt.PEK])
-			b.PointSrc[at] = int32(at) // no root in the batch: no message, masked
 			if root, ok := local[int32(v*n+v)]; ok {
 				b.PointSrc[at], b.PointMask[at] = root, 1
 			}
+		}
+		if p.NumNodes() > 0 {
+			subgraphs++
 		}
 		ei = b.Internal.fill(ei, p.Internal, off, ex.Graph.EdgeFeatures, b.BondWidth)
 		ee = b.External.fill(ee, p.External, off, ex.Graph.EdgeFeatures, b.BondWidth)
@@ -171,6 +198,7 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 	}
 	for at := off; at < b.Nodes; at++ {
 		b.NodeGraph[at] = int32(b.Graphs)
+		b.NodeSubgraph[at] = subgraphs
 		b.PointSrc[at] = int32(at)
 	}
 	b.Internal.pad(ei, pad)
@@ -179,12 +207,32 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 	return b, nil
 }
 
+// originalGraph presents G as a "product graph" whose nodes are G's own nodes: one subgraph
+// (s = 0) holding every node, with G's edges as internal edges.
+func originalGraph(g *graph.Graph) *product.Graph {
+	n := g.N()
+	p := &product.Graph{N: n, Nodes: make([]int32, n)}
+	for v := range n {
+		p.Nodes[v] = int32(v)
+		nbrs, bonds := g.Neighbors(v)
+		for i, w := range nbrs {
+			p.Internal.Dst = append(p.Internal.Dst, int32(v))
+			p.Internal.Src = append(p.Internal.Src, w)
+			p.Internal.Bond = append(p.Internal.Bond, bonds[i])
+		}
+	}
+	return p
+}
+
 func clampMark(d int32, maxDistance int) int32 {
 	if d < 0 {
 		return int32(maxDistance + 1)
 	}
 	return min(d, int32(maxDistance))
 }
+
+// Len returns the number of edges, padding included.
+func (e Edges) Len() int { return len(e.Src) }
 
 func newEdges(n, width int) Edges {
 	return Edges{Src: make([]int32, n), Dst: make([]int32, n), Bond: make([]int32, n*width)}
@@ -212,10 +260,11 @@ func (e Edges) pad(at int, node int32) {
 }
 
 // bucket rounds n up to the next size of the geometric sequence ⌈16·factor^i⌉, so that
-// batches of similar size share one compiled shape; factor ≤ 1 returns n.
+// batches of similar size share one compiled shape; factor ≤ 1 returns n. It never returns
+// 0: a connectivity without edges keeps one padding edge, so no array is empty.
 func bucket(n int, factor float64) int {
 	if factor <= 1 {
-		return n
+		return max(n, 1)
 	}
 	size := 16.0
 	for int(math.Ceil(size)) < n {

@@ -56,7 +56,7 @@ func TestBuild(t *testing.T) {
 	if b.Nodes <= real || b.Graphs != 3 || len(b.NodeGraph) != b.Nodes {
 		t.Fatalf("nodes %d for %d real, graphs %d", b.Nodes, real, b.Graphs)
 	}
-	off := 0
+	off, subgraphBase := 0, 0
 	for g, ex := range exs {
 		n := ex.Graph.N()
 		pe := ex.Item.PE.Float32(4)
@@ -74,6 +74,9 @@ func TestBuild(t *testing.T) {
 			if b.Marks[at] != want {
 				t.Fatalf("graph %d node (%d,%d): mark %d, want %d", g, s, v, b.Marks[at], want)
 			}
+			if b.NodeSubgraph[at] != int32(subgraphBase+s) {
+				t.Fatalf("graph %d node (%d,%d): subgraph %d", g, s, v, b.NodeSubgraph[at])
+			}
 			if b.PointSrc[at] != int32(off+v*n+v) || b.PointMask[at] != 1 {
 				t.Fatalf("graph %d node (%d,%d): point source %d", g, s, v, b.PointSrc[at])
 			}
@@ -85,9 +88,13 @@ func TestBuild(t *testing.T) {
 			t.Fatalf("graph %d: sizes %v %v targets %v mask %v", g, b.GraphN[g], b.GraphNodes[g], b.Targets, b.TargetMask)
 		}
 		off += n * n
+		subgraphBase += n
+	}
+	if len(b.Targets) != 8 || b.TargetMask[6] != 0 {
+		t.Fatalf("targets %v: want a masked row for the padding slot", b.Targets)
 	}
 	for at := off; at < b.Nodes; at++ {
-		if b.NodeGraph[at] != 3 || b.NodeMask[at] != 0 || b.PointSrc[at] != int32(at) {
+		if b.NodeSubgraph[at] != 12 || b.NodeGraph[at] != 3 || b.NodeMask[at] != 0 || b.PointSrc[at] != int32(at) {
 			t.Fatalf("padding node %d: graph %d mask %v point %d", at, b.NodeGraph[at], b.NodeMask[at], b.PointSrc[at])
 		}
 	}
@@ -140,6 +147,26 @@ func TestBuildSampledAndFlipped(t *testing.T) {
 	}
 	if slices.Equal(b.PE, plain.PE) {
 		t.Fatal("no sign flipped")
+	}
+}
+
+func TestBuildOriginal(t *testing.T) {
+	exs := examples(t)
+	b, err := batch.Build(exs, nil, batch.Options{PEK: 4, MaxDistance: 5, Original: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Nodes != 4+5+3+1 || b.Internal.Len() != 2*(3+4+3) || b.External.Len() != 1 || b.External.Src[0] != 12 {
+		t.Fatalf("original batch: %d nodes, %d internal, %d external edges", b.Nodes, len(b.Internal.Src), len(b.External.Src))
+	}
+	for at := range 12 {
+		if b.PointMask[at] != 0 || b.Marks[at] != 0 || b.NodeFeatures[at] != int32(10+at-[]int{0, 4, 9}[b.NodeGraph[at]]) {
+			t.Fatalf("node %d: point mask %v mark %d atom %d", at, b.PointMask[at], b.Marks[at], b.NodeFeatures[at])
+		}
+	}
+	// Graph 1 (offset 4) has the edge (0,1) with bond 1, listed from both ends.
+	if b.Internal.Dst[6] != 4 || b.Internal.Src[6] != 5 || b.Internal.Bond[6] != 1 {
+		t.Fatalf("edge 6: %d ← %d bond %d", b.Internal.Dst[6], b.Internal.Src[6], b.Internal.Bond[6])
 	}
 }
 

@@ -1,0 +1,103 @@
+package model
+
+import (
+	"fmt"
+
+	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // GoMLX's convention
+	"github.com/gomlx/gomlx/pkg/core/shapes"
+	"github.com/gomlx/gomlx/pkg/ml/context"
+	"github.com/gomlx/gomlx/pkg/ml/context/initializers"
+	"github.com/gomlx/gomlx/pkg/ml/layers"
+	"github.com/gomlx/gomlx/pkg/ml/layers/activations"
+	"github.com/gomlx/gomlx/pkg/ml/train"
+)
+
+// New returns the model selected by ctx's hyperparameters as a GoMLX train.ModelFn: it maps a
+// batch's inputs (Tensors) to predictions [B+1, Tasks], one row per graph slot (the last row
+// belongs to the padding and is masked out of every loss and metric). Invalid hyperparameters
+// panic when the graph is built, GoMLX's convention; check them first with ReadConfig.
+func New(spec Spec) train.ModelFn {
+	return func(ctx *context.Context, _ any, nodes []*Node) []*Node {
+		c, err := ReadConfig(ctx)
+		if err != nil {
+			panic(err)
+		}
+		in, err := inputsFrom(nodes)
+		if err != nil {
+			panic(err)
+		}
+		return []*Node{Forward(ctx, spec, c, in)}
+	}
+}
+
+// Forward builds the model c on inputs in.
+func Forward(ctx *context.Context, spec Spec, c Config, in Inputs) *Node {
+	var x *Node
+	switch c.Model {
+	case Subgraphormer:
+		x = subgraphormer(ctx, spec, c, in)
+	case SSWLPlus:
+		x = sswlPlus(ctx, spec, c, in)
+	default:
+		x = gin(ctx, spec, c, in)
+	}
+	return head(ctx.In("head"), pool(x, in, c), c, spec.Tasks)
+}
+
+// subgraphormer is the encoder of Sec. 4: node-marked atom embeddings with the product-graph
+// PE concatenated, then a stack of Subgraph Attention Blocks.
+func subgraphormer(ctx *context.Context, spec Spec, c Config, in Inputs) *Node {
+	x := inputEmbedding(ctx.In("input"), spec, c, in)
+	for l := range c.Layers {
+		x = subgraphAttentionBlock(ctx.In(fmt.Sprintf("sab_%d", l)), spec, c, in, x)
+	}
+	return x
+}
+
+// inputEmbedding is atom embedding + node-marking embedding z_{d(s,v)} (width hidden − k),
+// concatenated with the k PE columns (the authors' layout).
+func inputEmbedding(ctx *context.Context, spec Spec, c Config, in Inputs) *Node {
+	width := c.Hidden - c.PEK
+	x := featureEmbedding(ctx.In("atom"), in.NodeFeatures, spec.NodeVocab, width, c)
+	x = Add(x, layers.Embedding(ctx.In("marking"), in.Marks, c.DType, c.MaxDistance+2, width))
+	if c.PEK > 0 {
+		x = Concatenate([]*Node{x, ConvertDType(in.PE, c.DType)}, -1)
+	}
+	return x
+}
+
+// subgraphAttentionBlock is the SAB of Sec. 4.1:
+//
+//	MLP( α_{A_G} V ⊕ α_{A_{G^S}} V ⊕ point(X) ),  point(X) = MLP((1+ε) X + A_point X)  (Eq. 6),
+//
+// with the MLP a Linear map, then BatchNorm, ReLU, dropout, and an optional residual.
+func subgraphAttentionBlock(ctx *context.Context, spec Spec, c Config, in Inputs, x *Node) *Node {
+	third := c.Hidden / 3
+	perHead := third / c.Heads
+	internal := attention(ctx.In("internal"), x, in.IntSrc, in.IntDst,
+		bondEmbedding(ctx.In("internal"), in.IntBond, spec, c.Hidden, c), c.Heads, perHead)
+	external := attention(ctx.In("external"), x, in.ExtSrc, in.ExtDst,
+		bondEmbedding(ctx.In("external"), in.ExtBond, spec, c.Hidden, c), c.Heads, perHead)
+	point := pointUpdate(ctx.In("point"), c, in, x, third)
+	z := layers.Dense(ctx.In("update"), Concatenate([]*Node{internal, external, point}, -1), true, c.Hidden)
+	z = dropout(ctx, activations.Relu(maskedBatchNorm(ctx, z, ConvertDType(in.NodeMask, c.DType))), c)
+	if c.Residual {
+		z = Add(z, x)
+	}
+	return z
+}
+
+// pointUpdate is Eq. (6): (1 + ε) x(s,v) + x(v,v), then a Linear map (or an MLP) to out.
+func pointUpdate(ctx *context.Context, c Config, in Inputs, x *Node, out int) *Node {
+	h := Add(x, Mul(epsilon(ctx, x), x))
+	h = Add(h, Mul(Gather(x, in.PointSrc), InsertAxes(ConvertDType(in.PointMask, c.DType), -1)))
+	if c.PointMLP {
+		return mlp(ctx, h, ConvertDType(in.NodeMask, c.DType), c.Hidden, out)
+	}
+	return layers.Dense(ctx, h, true, out)
+}
+
+// epsilon is GIN's learned ε, initialised to 0.
+func epsilon(ctx *context.Context, x *Node) *Node {
+	return ctx.WithInitializer(initializers.Zero).VariableWithShape("epsilon", shapes.Make(x.DType())).ValueGraph(x.Graph())
+}

@@ -1,0 +1,267 @@
+package model_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gomlx/gomlx/backends"
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // GoMLX's convention
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/gomlx/gomlx/pkg/ml/context"
+
+	"github.com/sgformer/sgformer/sgformer/backend"
+	"github.com/sgformer/sgformer/sgformer/batch"
+	"github.com/sgformer/sgformer/sgformer/graph"
+	"github.com/sgformer/sgformer/sgformer/model"
+	"github.com/sgformer/sgformer/sgformer/preprocess"
+)
+
+var spec = model.Spec{NodeVocab: []int{5}, EdgeVocab: []int{4}, Tasks: 2}
+
+func testBackend(t testing.TB) backends.Backend {
+	t.Helper()
+	b, err := backend.New("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// molecule returns a random connected-or-not graph with atom types in [0,5) and bond types in
+// [1,4).
+func molecule(rng *rand.Rand, n int) *graph.Graph {
+	g, err := graph.ErdosRenyi(n, 0.45, rng)
+	if err != nil {
+		panic(err)
+	}
+	atoms := make([]int32, n)
+	for i := range atoms {
+		atoms[i] = int32(rng.IntN(5))
+	}
+	bonds := make([]int32, g.NumEdges())
+	for i := range bonds {
+		bonds[i] = int32(1 + rng.IntN(3))
+	}
+	g, err = graph.New(n, g.Edges(), graph.Features{Width: 1, Ints: atoms}, graph.Features{Width: 1, Ints: bonds})
+	if err != nil {
+		panic(err)
+	}
+	return g
+}
+
+func examplesOf(t testing.TB, gs []*graph.Graph, k int) []batch.Example {
+	var out []batch.Example
+	for i, g := range gs {
+		it, err := preprocess.Graph(g, preprocess.Options{PEK: k})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, batch.Example{Graph: g, Item: it, Target: []float64{float64(i), -float64(i)}})
+	}
+	return out
+}
+
+func setParams(ctx *context.Context, name string, k int, dtype string) {
+	model.Defaults(ctx)
+	ctx.SetParams(map[string]any{
+		model.ParamModel: name, model.ParamLayers: 2, model.ParamHidden: 12, model.ParamHeads: 2,
+		model.ParamPEK: k, model.ParamDType: dtype, model.ParamMaxDistance: 3,
+	})
+	ctx.SetParam(context.ParamInitialSeed, int64(7))
+}
+
+// predict runs the model in inference mode on a batch and returns predictions per real graph.
+func predict(t testing.TB, be backends.Backend, ctx *context.Context, b *batch.Batch) [][]float64 {
+	t.Helper()
+	inputs, _, err := model.Tensors(b, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn := model.New(spec)
+	if ctx.NumVariables() > 0 {
+		ctx = ctx.Reuse()
+	}
+	exec, err := context.NewExec(be, ctx, func(ctx *context.Context, nodes []*Node) *Node {
+		ctx.SetTraining(nodes[0].Graph(), false)
+		return ConvertDType(fn(ctx, nil, nodes)[0], dtypes.Float64)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := make([]any, len(inputs))
+	for i, x := range inputs {
+		args[i] = x
+	}
+	out, err := exec.Exec(args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := tensors.MustCopyFlatData[float64](out[0])
+	preds := make([][]float64, b.Graphs)
+	for g := range preds {
+		preds[g] = flat[g*spec.Tasks : (g+1)*spec.Tasks]
+	}
+	return preds
+}
+
+func optionsFor(name string, k int, bucket float64) batch.Options {
+	return batch.Options{PEK: k, MaxDistance: 3, Bucket: bucket, Original: name == model.GIN}
+}
+
+var models = []string{model.Subgraphormer, model.SSWLPlus, model.GIN}
+
+// Relabelling the nodes of every input graph leaves every model's predictions unchanged
+// (without PE), and so does the batch a graph is in and the bucket it is padded to.
+func TestInvariances(t *testing.T) {
+	be := testBackend(t)
+	rng := rand.New(rand.NewPCG(1, 1))
+	var gs []*graph.Graph
+	for range 4 {
+		gs = append(gs, molecule(rng, 4+rng.IntN(4)))
+	}
+	for _, name := range models {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.New()
+			setParams(ctx, name, 0, "float64")
+			b, err := batch.Build(examplesOf(t, gs, 0), nil, optionsFor(name, 0, 0), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			base := predict(t, be, ctx, b)
+			if math.Abs(base[0][0]-base[1][0]) < 1e-6 && math.Abs(base[1][0]-base[2][0]) < 1e-6 {
+				t.Fatalf("predictions do not depend on the graph: %v", base)
+			}
+
+			var relabelled []*graph.Graph
+			for _, g := range gs {
+				h, _ := g.Permute(rng.Perm(g.N()))
+				relabelled = append(relabelled, h)
+			}
+			b2, _ := batch.Build(examplesOf(t, relabelled, 0), nil, optionsFor(name, 0, 1.3), nil)
+			compare(t, "relabelled, other bucket", predict(t, be, ctx, b2), base, 1e-9)
+
+			alone, _ := batch.Build(examplesOf(t, gs[2:3], 0), nil, optionsFor(name, 0, 1.5), nil)
+			compare(t, "alone", predict(t, be, ctx, alone), base[2:3], 1e-9)
+		})
+	}
+}
+
+func compare(t *testing.T, what string, got, want [][]float64, tol float64) {
+	t.Helper()
+	for g := range want {
+		for j := range want[g] {
+			if d := math.Abs(got[g][j] - want[g][j]); d > tol*max(1, math.Abs(want[g][j])) || math.IsNaN(got[g][j]) {
+				t.Fatalf("%s: graph %d target %d: %v, want %v", what, g, j, got[g][j], want[g][j])
+			}
+		}
+	}
+}
+
+// lossAndGradients builds, on ctx, the scalar Σ w ⊙ pred + ½ Σ pred² of the model in training
+// mode, and its gradient with respect to each variable of vars.
+func lossAndGradients(t *testing.T, be backends.Backend, ctx *context.Context, vars []*context.Variable) *context.Exec {
+	fn := model.New(spec)
+	exec, err := context.NewExec(be, ctx, func(ctx *context.Context, nodes []*Node) []*Node {
+		g := nodes[0].Graph()
+		ctx.SetTraining(g, true)
+		pred := ConvertDType(fn(ctx, nil, nodes)[0], dtypes.Float64)
+		w := Sin(IotaFull(g, pred.Shape()))
+		loss := Add(ReduceAllSum(Mul(pred, w)), MulScalar(ReduceAllSum(Square(pred)), 0.5))
+		var params []*Node
+		for _, v := range vars {
+			params = append(params, v.ValueGraph(g))
+		}
+		out := []*Node{loss}
+		if len(params) > 0 {
+			out = append(out, Gradient(loss, params...)...)
+		}
+		return out
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exec
+}
+
+// Every trainable variable of every model gets the gradient that central finite differences
+// give, on tiny graphs in float64: this checks each layer (attention, its segment softmax and
+// self loops, the point update, masked BatchNorm, embeddings, the GIN aggregations, pooling
+// and the head) together with the matrix-product gradients of package backend.
+func TestGradientsAgainstFiniteDifferences(t *testing.T) {
+	be := testBackend(t)
+	rng := rand.New(rand.NewPCG(5, 5))
+	gs := []*graph.Graph{molecule(rng, 4), molecule(rng, 5), molecule(rng, 3)}
+	for _, name := range models {
+		t.Run(name, func(t *testing.T) {
+			k := 0
+			if name == model.Subgraphormer {
+				k = 3
+			}
+			ctx := context.New()
+			setParams(ctx, name, k, "float64")
+			b, err := batch.Build(examplesOf(t, gs, k), nil, optionsFor(name, k, 1.2), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			inputs, _, _ := model.Tensors(b, spec)
+			args := make([]any, len(inputs))
+			for i, x := range inputs {
+				args[i] = x
+			}
+			if _, err := lossAndGradients(t, be, ctx, nil).Exec(args...); err != nil { // creates the variables
+				t.Fatal(err)
+			}
+			var vars []*context.Variable
+			for v := range ctx.IterVariables() {
+				if v.Trainable {
+					vars = append(vars, v)
+				}
+			}
+			exec := lossAndGradients(t, be, ctx.Reuse(), vars)
+			out, err := exec.Exec(args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			loss := func() float64 {
+				o, err := exec.Exec(args...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return tensors.ToScalar[float64](o[0])
+			}
+			checked := 0
+			for i, v := range vars {
+				grad := tensors.MustCopyFlatData[float64](out[1+i])
+				value, _ := v.Value()
+				flat := tensors.MustCopyFlatData[float64](value)
+				dims := v.Shape().Dimensions
+				for _, j := range []int{0, len(flat) / 2} {
+					set := func(x float64) {
+						p := append([]float64(nil), flat...)
+						p[j] = x
+						if err := v.SetValue(tensors.FromFlatDataAndDimensions(p, dims...)); err != nil {
+							t.Fatal(err)
+						}
+					}
+					const h = 1e-5
+					set(flat[j] + h)
+					up := loss()
+					set(flat[j] - h)
+					down := loss()
+					set(flat[j])
+					fd := (up - down) / (2 * h)
+					if math.Abs(fd-grad[j]) > 1e-5*max(1, math.Abs(fd)) {
+						t.Errorf("%s[%d]: gradient %.8g, finite difference %.8g", v.ScopeAndName(), j, grad[j], fd)
+					}
+					checked++
+				}
+			}
+			if checked < 20 {
+				t.Fatalf("only %d entries checked", checked)
+			}
+			t.Logf("%d variables, %d entries checked", len(vars), checked)
+		})
+	}
+}
