@@ -79,13 +79,13 @@ type Spec struct {
 
 // Config is the model's hyperparameters read from a context.
 type Config struct {
-	Model                  string
-	Layers, Hidden, Heads  int
-	PEK, MaxDistance       int
-	Dropout                float64
-	Residual, PointMLP     bool
-	Pooling, Execution     string
-	DType                  dtypes.DType
+	Model                 string
+	Layers, Hidden, Heads int
+	PEK, MaxDistance      int
+	Dropout               float64
+	Residual, PointMLP    bool
+	Pooling, Execution    string
+	DType                 dtypes.DType
 }
 
 // ReadConfig reads and validates the hyperparameters in ctx.

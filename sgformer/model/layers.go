@@ -118,7 +118,7 @@ func attention(ctx *context.Context, x, src, dst, bonds *Node, heads, perHead in
 	n := x.Shape().Dimensions[0]
 	dt := x.DType()
 	wx := Reshape(layers.Dense(ctx.In("lin"), x, false, heads*perHead), n, heads, perHead) // [N, H, C]
-	score := func(name string, v *Node) *Node {                                          // aᵀ v per head: [*, H]
+	score := func(name string, v *Node) *Node {                                            // aᵀ v per head: [*, H]
 		a := ctx.VariableWithShape(name, shapes.Make(dt, 1, heads, perHead)).ValueGraph(g)
 		return ReduceSum(Mul(v, BroadcastToDims(a, v.Shape().Dimensions...)), -1)
 	}
