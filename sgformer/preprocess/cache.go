@@ -12,9 +12,9 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 
 	"github.com/sgformer/sgformer/sgformer/graph"
+	"github.com/sgformer/sgformer/sgformer/internal/atomicfile"
 	"github.com/sgformer/sgformer/sgformer/pe"
 	"github.com/sgformer/sgformer/sgformer/product"
 )
@@ -95,7 +95,7 @@ func Save(path string, graphs []*graph.Graph, opt Options, items []Item) error {
 		}
 	}
 	sum := sha256.Sum256(w.b)
-	return writeAtomic(path, append(w.b, sum[:]...))
+	return atomicfile.Write(path, append(w.b, sum[:]...))
 }
 
 // Load reads the cache file at path, which must hold graphs preprocessed with opt. It returns
@@ -174,36 +174,6 @@ func Load(path string, graphs []*graph.Graph, opt Options) ([]Item, error) {
 		return nil, corrupt("%d bytes after the last graph", len(rest)-sha256.Size)
 	}
 	return items, nil
-}
-
-// writeAtomic writes data to path through a temporary file in the same directory, synced and
-// renamed into place.
-func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name()) // a no-op once renamed
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }
 
 // writer appends the cache encoding: unsigned and signed varints, little-endian float64s.

@@ -1,0 +1,136 @@
+package training
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+
+	"github.com/sgformer/sgformer/sgformer/batch"
+	"github.com/sgformer/sgformer/sgformer/graph"
+	"github.com/sgformer/sgformer/sgformer/model"
+	"github.com/sgformer/sgformer/sgformer/preprocess"
+	"github.com/sgformer/sgformer/sgformer/product"
+)
+
+// Task is a dataset ready for training: every graph preprocessed, and the standard split.
+type Task struct {
+	// Name is the dataset's name, e.g. "zinc12k".
+	Name     string
+	Examples []batch.Example
+	// Train, Valid and Test index Examples.
+	Train, Valid, Test []int
+	Spec               model.Spec
+}
+
+// NewTask assembles a task from graphs, their preprocessed forms, their labels (row-major,
+// tasks per graph, NaN where missing) and the split.
+func NewTask(name string, graphs []*graph.Graph, items []preprocess.Item, labels []float64, spec model.Spec, train, valid, test []int) (*Task, error) {
+	if len(items) != len(graphs) || len(labels) != len(graphs)*spec.Tasks {
+		return nil, fmt.Errorf("training: %s: %d graphs, %d preprocessed, %d labels for %d tasks", name, len(graphs), len(items), len(labels), spec.Tasks)
+	}
+	t := &Task{Name: name, Spec: spec, Train: train, Valid: valid, Test: test, Examples: make([]batch.Example, len(graphs))}
+	for i, g := range graphs {
+		t.Examples[i] = batch.Example{Graph: g, Item: items[i], Target: labels[i*spec.Tasks : (i+1)*spec.Tasks]}
+	}
+	for _, split := range [][]int{train, valid, test} {
+		for _, i := range split {
+			if i < 0 || i >= len(graphs) {
+				return nil, fmt.Errorf("training: %s: split index %d outside [0, %d)", name, i, len(graphs))
+			}
+		}
+	}
+	return t, nil
+}
+
+// Random streams: every random choice of a run is drawn from a stream fixed by the seed and
+// the epoch (or the evaluation draw), so a run resumed from a checkpoint makes exactly the
+// choices the uninterrupted run would have.
+const (
+	streamTrain = 1 << 32 // + epoch: shuffling, subgraph sampling, PE sign flips
+	streamEval  = 2 << 32 // + draw: subgraph sampling at evaluation
+)
+
+func newRand(seed int, stream uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(uint64(seed), stream))
+}
+
+// batching holds what turns examples into model inputs.
+type batching struct {
+	spec      model.Spec
+	options   batch.Options
+	size      int
+	ratio     float64 // sampling ratio; 1 keeps every subgraph
+	signFlips bool
+}
+
+// build returns the inputs and labels of one batch; rng (nil at evaluation without sampling)
+// draws the subgraphs kept and, in training, the PE signs.
+func (b batching) build(examples []batch.Example, rng *rand.Rand, training bool) (inputs, labels []*tensors.Tensor, err error) {
+	var products []*product.Graph
+	if b.ratio < 1 && !b.options.Original {
+		products = make([]*product.Graph, len(examples))
+		for i, ex := range examples {
+			roots, err := product.SampleRoots(ex.Graph.N(), b.ratio, rng)
+			if err != nil {
+				return nil, nil, err
+			}
+			if products[i], err = ex.Item.Product.Sample(roots); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	var flips *rand.Rand
+	if training && b.signFlips {
+		flips = rng
+	}
+	bt, err := batch.Build(examples, products, b.options, flips)
+	if err != nil {
+		return nil, nil, err
+	}
+	return model.Tensors(bt, b.spec)
+}
+
+// epochData is the training split as a GoMLX train.Dataset: one epoch of shuffled batches,
+// then io.EOF until the next call of start.
+type epochData struct {
+	task    *Task
+	batches batching
+	seed    int
+	order   []int
+	pos     int
+	rng     *rand.Rand
+}
+
+// start prepares epoch (counted from 1): the training examples in a fresh random order.
+func (d *epochData) start(epoch int) {
+	d.rng = newRand(d.seed, streamTrain+uint64(epoch))
+	d.order = append(d.order[:0], d.task.Train...)
+	d.rng.Shuffle(len(d.order), func(i, j int) { d.order[i], d.order[j] = d.order[j], d.order[i] })
+	d.pos = 0
+}
+
+func (d *epochData) steps() int { return (len(d.task.Train) + d.batches.size - 1) / d.batches.size }
+
+func (d *epochData) Name() string { return d.task.Name + "/train" }
+
+// Reset does nothing: epochs are started explicitly, so that each has its own random stream.
+func (d *epochData) Reset() {}
+
+func (d *epochData) Yield() (spec any, inputs, labels []*tensors.Tensor, err error) {
+	if d.pos >= len(d.order) {
+		return nil, nil, nil, io.EOF
+	}
+	end := min(d.pos+d.batches.size, len(d.order))
+	examples := make([]batch.Example, 0, end-d.pos)
+	for _, i := range d.order[d.pos:end] {
+		examples = append(examples, d.task.Examples[i])
+	}
+	d.pos = end
+	inputs, labels, err = d.batches.build(examples, d.rng, true)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("training: batch of %s: %w", d.Name(), err)
+	}
+	return nil, inputs, labels, nil
+}

@@ -1,0 +1,110 @@
+package training
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/gomlx/gomlx/backends"
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // GoMLX's convention
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/gomlx/gomlx/pkg/ml/context"
+
+	"github.com/sgformer/sgformer/sgformer/batch"
+	"github.com/sgformer/sgformer/sgformer/model"
+)
+
+// Predictor runs a model in inference mode. It is deterministic: the PE has the sign
+// convention of package pe (no random flips), BatchNorm uses its running averages, and with
+// subgraph sampling the predictions are the average over a fixed number of draws from
+// streams fixed by the seed.
+type Predictor struct {
+	exec    *context.Exec
+	batches batching
+	draws   int
+	seed    int
+}
+
+// NewPredictor returns a predictor for the model and hyperparameters in ctx, whose variables
+// must exist (trained, or loaded from a checkpoint).
+func NewPredictor(ctx *context.Context, be backends.Backend, spec model.Spec) (*Predictor, error) {
+	b, err := batchingFrom(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	fn := model.New(spec)
+	exec, err := context.NewExec(be, ctx.Reuse(), func(ctx *context.Context, nodes []*Node) *Node {
+		ctx.SetTraining(nodes[0].Graph(), false)
+		return ConvertDType(fn(ctx, nil, nodes)[0], dtypes.Float64)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Predictor{exec: exec, batches: b, draws: max(1, context.GetParamOr(ctx, ParamEvalSamples, 5)), seed: context.GetParamOr(ctx, ParamSeed, 0)}, nil
+}
+
+// batchingFrom reads the batching hyperparameters of ctx.
+func batchingFrom(ctx *context.Context, spec model.Spec) (batching, error) {
+	c, err := model.ReadConfig(ctx)
+	if err != nil {
+		return batching{}, err
+	}
+	b := batching{
+		spec:      spec,
+		options:   batch.Options{PEK: c.PEK, MaxDistance: c.MaxDistance, Bucket: context.GetParamOr(ctx, ParamBucket, 1.15), Original: c.Model == model.GIN},
+		size:      context.GetParamOr(ctx, ParamBatchSize, 128),
+		ratio:     context.GetParamOr(ctx, ParamSamplingRatio, 1.0),
+		signFlips: context.GetParamOr(ctx, ParamSignFlip, true),
+	}
+	switch {
+	case b.size < 1:
+		return b, fmt.Errorf("training: %s = %d, want at least 1", ParamBatchSize, b.size)
+	case !(b.ratio > 0 && b.ratio <= 1):
+		return b, fmt.Errorf("training: %s = %v, want (0, 1]", ParamSamplingRatio, b.ratio)
+	}
+	return b, nil
+}
+
+// Predict returns the predictions for examples, one row of Tasks values per example.
+func (p *Predictor) Predict(examples []batch.Example) ([][]float64, error) {
+	out := make([][]float64, len(examples))
+	for i := range out {
+		out[i] = make([]float64, p.batches.spec.Tasks)
+	}
+	draws := 1
+	if p.batches.ratio < 1 {
+		draws = p.draws
+	}
+	for d := range draws {
+		var rng *rand.Rand
+		if p.batches.ratio < 1 {
+			rng = newRand(p.seed, streamEval+uint64(d))
+		}
+		for lo := 0; lo < len(examples); lo += p.batches.size {
+			hi := min(lo+p.batches.size, len(examples))
+			inputs, _, err := p.batches.build(examples[lo:hi], rng, false)
+			if err != nil {
+				return nil, err
+			}
+			args := make([]any, len(inputs))
+			for i, x := range inputs {
+				args[i] = x
+			}
+			res, err := p.exec.Exec(args...)
+			if err != nil {
+				return nil, err
+			}
+			flat := tensors.MustCopyFlatData[float64](res[0])
+			res[0].MustFinalizeAll()
+			for _, x := range inputs {
+				x.MustFinalizeAll()
+			}
+			for g := range hi - lo {
+				for t := range p.batches.spec.Tasks {
+					out[lo+g][t] += flat[g*p.batches.spec.Tasks+t] / float64(draws)
+				}
+			}
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,443 @@
+package training
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gomlx/gomlx/backends"
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/gomlx/gomlx/pkg/ml/context"
+	"github.com/gomlx/gomlx/pkg/ml/context/checkpoints"
+	"github.com/gomlx/gomlx/pkg/ml/train"
+	"github.com/gomlx/gomlx/pkg/ml/train/losses"
+	"github.com/gomlx/gomlx/pkg/ml/train/optimizers"
+	"github.com/gomlx/gomlx/ui/commandline"
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/sgformer/sgformer/sgformer/batch"
+	"github.com/sgformer/sgformer/sgformer/internal/atomicfile"
+	"github.com/sgformer/sgformer/sgformer/metrics"
+	"github.com/sgformer/sgformer/sgformer/model"
+)
+
+// Files of a run directory.
+const (
+	ConfigFile     = "config.json"   // the hyperparameters the run started with
+	MetricsFile    = "metrics.jsonl" // one Record per epoch
+	SummaryFile    = "summary.json"  // the Summary, rewritten after every epoch
+	CheckpointDir  = "checkpoint"    // the latest epoch, to resume from
+	BestDir        = "best"          // the epoch with the best validation metric
+	stateFile      = "state.json"
+	checkpointVars = "variables"
+)
+
+// Options are the settings of a run that are not hyperparameters.
+type Options struct {
+	// Out is the run directory.
+	Out     string
+	Backend backends.Backend
+	// Resume continues the run in Out from its last checkpoint; the hyperparameters are the
+	// checkpoint's, except Epochs.
+	Resume bool
+	// Epochs, when positive, overrides the number of epochs (e.g. to extend a resumed run).
+	Epochs int
+	// Progress receives a progress bar (rate and ETA over the whole run); Log one line per
+	// epoch. Either may be nil.
+	Progress, Log io.Writer
+}
+
+// Record is one line of MetricsFile.
+type Record struct {
+	Epoch     int     `json:"epoch"`
+	TrainLoss float64 `json:"train_loss"`
+	Valid     float64 `json:"val"`
+	Test      float64 `json:"test"`
+	LR        float64 `json:"lr"`
+	Seconds   float64 `json:"seconds"`
+	BestEpoch int     `json:"best_epoch"`
+}
+
+// Summary is the result of a run (SummaryFile): the test metric at the epoch of the best
+// validation metric.
+type Summary struct {
+	Dataset    string  `json:"dataset"`
+	Model      string  `json:"model"`
+	Metric     string  `json:"metric"`
+	Epochs     int     `json:"epochs"`
+	BestEpoch  int     `json:"best_epoch"`
+	BestValid  float64 `json:"best_val"`
+	TestAtBest float64 `json:"test_at_best_val"`
+	TrainSize  int     `json:"train_graphs"`
+	Seconds    float64 `json:"seconds"`
+	Parameters int     `json:"parameters"`
+}
+
+// state is where a run stands, saved with each checkpoint.
+type state struct {
+	Epoch       int     `json:"epoch"`
+	BestEpoch   int     `json:"best_epoch"`
+	BestValid   float64 `json:"best_val"`
+	TestAtBest  float64 `json:"test_at_best_val"`
+	PlateauBest float64 `json:"plateau_best"` // meaningful after the first epoch
+	BadEpochs   int     `json:"bad_epochs"`
+	LR          float64 `json:"lr"`
+	Seconds     float64 `json:"seconds"`
+	// Frozen lists the variables that are not trained (BatchNorm's running averages, the
+	// random-number state, counters): GoMLX's checkpoints do not record it, and a variable
+	// loaded as trainable would be changed by the optimizer.
+	Frozen []string `json:"frozen"`
+}
+
+// Train trains the model described by ctx's hyperparameters on task, evaluating the validation
+// and test splits after every epoch, and writes the run directory opt.Out: ConfigFile,
+// MetricsFile, SummaryFile and the checkpoints CheckpointDir and BestDir, each replaced
+// atomically. With opt.Resume it continues the run there exactly: same weights, optimizer
+// state, learning-rate schedule and random streams.
+func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
+	st := &state{}
+	if opt.Resume {
+		if err := load(ctx, filepath.Join(opt.Out, CheckpointDir), st); err != nil {
+			return nil, fmt.Errorf("training: nothing to resume in %s: %w", opt.Out, err)
+		}
+	} else {
+		if _, err := os.Stat(filepath.Join(opt.Out, CheckpointDir)); err == nil {
+			return nil, fmt.Errorf("training: %s already holds a run; resume it with --resume or choose another --out", opt.Out)
+		}
+		if err := os.MkdirAll(opt.Out, 0o755); err != nil {
+			return nil, err
+		}
+		if err := atomicfile.Write(filepath.Join(opt.Out, ConfigFile), []byte(commandline.SprintContextSettings(ctx))); err != nil {
+			return nil, err
+		}
+		if err := os.Remove(filepath.Join(opt.Out, MetricsFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+		st.LR = context.GetParamOr(ctx, ParamLearningRate, 5e-4)
+	}
+	if opt.Epochs > 0 {
+		ctx.SetParam(ParamEpochs, opt.Epochs)
+	}
+	cfg, err := model.ReadConfig(ctx)
+	if err != nil {
+		return nil, err
+	}
+	batches, err := batchingFrom(ctx, task.Spec)
+	if err != nil {
+		return nil, err
+	}
+	lossFn, err := lossByName(context.GetParamOr(ctx, ParamLoss, "l1"))
+	if err != nil {
+		return nil, err
+	}
+	metric, err := metrics.ByName(context.GetParamOr(ctx, ParamMetric, "mae"))
+	if err != nil {
+		return nil, err
+	}
+	if len(task.Train) == 0 || len(task.Valid) == 0 || len(task.Test) == 0 {
+		return nil, fmt.Errorf("training: %s has an empty split (%d/%d/%d)", task.Name, len(task.Train), len(task.Valid), len(task.Test))
+	}
+	epochs := context.GetParamOr(ctx, ParamEpochs, 400)
+	seed := context.GetParamOr(ctx, ParamSeed, 0)
+	schedule := context.GetParamOr(ctx, ParamSchedule, "plateau")
+	if schedule != "plateau" && schedule != "constant" {
+		return nil, fmt.Errorf("training: %s = %q, want plateau or constant", ParamSchedule, schedule)
+	}
+
+	// The learning rate the optimizer starts from: the initial one, or where the schedule was.
+	ctx.SetParam(ParamLearningRate, st.LR)
+	if !opt.Resume {
+		ctx.SetParam(context.ParamInitialSeed, int64(seed)+1) // GoMLX takes seed 0 as "random"
+	}
+	trainer := train.NewTrainer(opt.Backend, ctx, model.New(task.Spec), lossFn, optimizers.Adam().Done(), nil, nil)
+	if opt.Resume {
+		trainer.SetContext(ctx.Reuse())
+	}
+	data := &epochData{task: task, batches: batches, seed: seed}
+	loop := train.NewLoop(trainer)
+	var lossSum float64
+	var lossCount int
+	loop.OnStep("epoch loss", 0, func(_ *train.Loop, m []*tensors.Tensor) error {
+		lossSum += float64(tensors.ToScalar[float32](m[0]))
+		lossCount++
+		return nil
+	})
+	var bar *progressbar.ProgressBar
+	if opt.Progress != nil && st.Epoch < epochs {
+		bar = progressbar.NewOptions((epochs-st.Epoch)*data.steps(),
+			progressbar.OptionSetWriter(opt.Progress), progressbar.OptionSetDescription("train "+task.Name),
+			progressbar.OptionSetItsString("steps"), progressbar.OptionShowIts(), progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(500*time.Millisecond),
+			progressbar.OptionOnCompletion(func() { fmt.Fprintln(opt.Progress) }))
+		loop.OnStep("progress", 1, func(*train.Loop, []*tensors.Tensor) error { return bar.Add(1) })
+	}
+
+	var predictor *Predictor
+	evaluate := func(split []int) (float64, error) {
+		if predictor == nil {
+			if predictor, err = NewPredictor(ctx, opt.Backend, task.Spec); err != nil {
+				return 0, err
+			}
+		}
+		examples := make([]batch.Example, len(split))
+		targets := make([][]float64, len(split))
+		for i, j := range split {
+			examples[i], targets[i] = task.Examples[j], task.Examples[j].Target
+		}
+		pred, err := predictor.Predict(examples)
+		if err != nil {
+			return 0, err
+		}
+		return metric.Compute(pred, targets)
+	}
+
+	for epoch := st.Epoch + 1; epoch <= epochs; epoch++ {
+		start := time.Now()
+		data.start(epoch)
+		lossSum, lossCount = 0, 0
+		if _, err := loop.RunEpochs(data, 1); err != nil {
+			return nil, fmt.Errorf("training: epoch %d: %w", epoch, err)
+		}
+		valid, err := evaluate(task.Valid)
+		if err != nil {
+			return nil, fmt.Errorf("training: epoch %d: validation: %w", epoch, err)
+		}
+		test, err := evaluate(task.Test)
+		if err != nil {
+			return nil, fmt.Errorf("training: epoch %d: test: %w", epoch, err)
+		}
+		rec := Record{Epoch: epoch, TrainLoss: lossSum / float64(max(lossCount, 1)), Valid: valid, Test: test, LR: st.LR}
+		if math.IsNaN(rec.TrainLoss) || math.IsNaN(valid) || math.IsNaN(test) || math.IsInf(rec.TrainLoss, 0) {
+			return nil, fmt.Errorf("training: epoch %d: training loss %v, validation %v, test %v: the run diverged (lower the learning rate?)", epoch, rec.TrainLoss, valid, test)
+		}
+		improved := st.BestEpoch == 0 || metric.Better(valid, st.BestValid)
+		if improved {
+			st.BestEpoch, st.BestValid, st.TestAtBest = epoch, valid, test
+		}
+		rec.BestEpoch = st.BestEpoch
+		if schedule == "plateau" {
+			st.plateau(ctx, metric, valid, epoch == 1)
+		}
+		st.Epoch = epoch
+		st.Seconds += time.Since(start).Seconds()
+		rec.Seconds = time.Since(start).Seconds()
+		if err := appendRecord(filepath.Join(opt.Out, MetricsFile), rec); err != nil {
+			return nil, err
+		}
+		if err := save(ctx, filepath.Join(opt.Out, CheckpointDir), st); err != nil {
+			return nil, err
+		}
+		if improved {
+			if err := save(ctx, filepath.Join(opt.Out, BestDir), st); err != nil {
+				return nil, err
+			}
+		}
+		sum := summarize(ctx, task, cfg, metric, st)
+		if err := writeJSONAtomic(filepath.Join(opt.Out, SummaryFile), sum); err != nil {
+			return nil, err
+		}
+		if opt.Log != nil {
+			fmt.Fprintf(opt.Log, "epoch %d/%d  train_loss %.4f  val %s %.4f  test %.4f  lr %.2g  %.1fs  (best val %.4f at epoch %d, test %.4f)\n",
+				epoch, epochs, rec.TrainLoss, metric.Name, valid, test, rec.LR, rec.Seconds, st.BestValid, st.BestEpoch, st.TestAtBest)
+		}
+	}
+	return summarize(ctx, task, cfg, metric, st), nil
+}
+
+// plateau is ReduceLROnPlateau with PyTorch's defaults (relative threshold 1e-4, no cooldown):
+// after more than patience epochs without improving the validation metric, the learning rate
+// is multiplied by the factor, down to the minimum. It updates the optimizer's learning-rate
+// variable and the context parameter, so that a checkpoint holds it.
+func (st *state) plateau(ctx *context.Context, metric metrics.Metric, valid float64, first bool) {
+	improved := first
+	if !improved {
+		if metric.HigherIsBetter {
+			improved = valid > st.PlateauBest*(1+1e-4)
+		} else {
+			improved = valid < st.PlateauBest*(1-1e-4)
+		}
+	}
+	if improved {
+		st.PlateauBest, st.BadEpochs = valid, 0
+		return
+	}
+	st.BadEpochs++
+	if st.BadEpochs <= context.GetParamOr(ctx, ParamPlateauPatience, 20) {
+		return
+	}
+	st.BadEpochs = 0
+	lr := max(st.LR*context.GetParamOr(ctx, ParamPlateauFactor, 0.5), context.GetParamOr(ctx, ParamMinLearningRate, 1e-5))
+	if lr == st.LR {
+		return
+	}
+	st.LR = lr
+	ctx.SetParam(ParamLearningRate, lr)
+	if v := ctx.GetVariableByScopeAndName("/"+optimizers.Scope, optimizers.ParamLearningRate); v != nil {
+		v.MustSetValue(tensors.FromScalar(float32(lr)))
+	}
+}
+
+func summarize(ctx *context.Context, task *Task, cfg model.Config, metric metrics.Metric, st *state) *Summary {
+	params := 0
+	for v := range ctx.IterVariables() {
+		if v.Trainable {
+			params += v.Shape().Size()
+		}
+	}
+	return &Summary{Dataset: task.Name, Model: cfg.Model, Metric: metric.Name, Epochs: st.Epoch, BestEpoch: st.BestEpoch,
+		BestValid: st.BestValid, TestAtBest: st.TestAtBest, TrainSize: len(task.Train), Seconds: st.Seconds, Parameters: params}
+}
+
+func lossByName(name string) (losses.LossFn, error) {
+	switch name {
+	case "l1":
+		return model.L1Loss, nil
+	case "mse":
+		return model.MSELoss, nil
+	case "bce":
+		return model.BCEWithLogitsLoss, nil
+	}
+	return nil, fmt.Errorf("training: %s = %q, want l1, mse or bce", ParamLoss, name)
+}
+
+// Load reads the hyperparameters and weights of a finished or running run into ctx: those of
+// the epoch with the best validation metric, or of the last checkpoint if none is best yet.
+func Load(ctx *context.Context, run string) (*Summary, error) {
+	var st state
+	dir := filepath.Join(run, BestDir)
+	if _, err := os.Stat(dir); err != nil {
+		dir = filepath.Join(run, CheckpointDir)
+	}
+	if err := load(ctx, dir, &st); err != nil {
+		return nil, fmt.Errorf("training: %s: %w", run, err)
+	}
+	raw, err := os.ReadFile(filepath.Join(run, SummaryFile))
+	if err != nil {
+		return nil, err
+	}
+	var sum Summary
+	if err := json.Unmarshal(raw, &sum); err != nil {
+		return nil, fmt.Errorf("training: %s: %w", filepath.Join(run, SummaryFile), err)
+	}
+	return &sum, nil
+}
+
+// save writes the context (hyperparameters and variables) and st to dir atomically: into a
+// fresh staging directory, synced, then renamed over dir.
+func save(ctx *context.Context, dir string, st *state) error {
+	st.Frozen = st.Frozen[:0]
+	for v := range ctx.IterVariables() {
+		if !v.Trainable {
+			st.Frozen = append(st.Frozen, v.ScopeAndName())
+		}
+	}
+	staging := dir + ".staging"
+	if err := os.RemoveAll(staging); err != nil {
+		return err
+	}
+	loader := ctx.Loader()
+	h, err := checkpoints.Build(ctx).Dir(filepath.Join(staging, checkpointVars)).Keep(1).Done()
+	if err != nil {
+		return err
+	}
+	err = h.Save()
+	ctx.SetLoader(loader) // the staging handler must not serve variables later
+	if err != nil {
+		return fmt.Errorf("training: saving %s: %w", dir, err)
+	}
+	if err := writeJSONAtomic(filepath.Join(staging, stateFile), st); err != nil {
+		return err
+	}
+	if err := syncTree(staging); err != nil {
+		return err
+	}
+	old := dir + ".old"
+	if err := os.RemoveAll(old); err != nil {
+		return err
+	}
+	if err := os.Rename(dir, old); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	if err := os.Rename(staging, dir); err != nil {
+		return err
+	}
+	return os.RemoveAll(old)
+}
+
+// load reads a checkpoint written by save into ctx and st. If the checkpoint directory is
+// missing but an interrupted save left its predecessor (dir.old), that one is used.
+func load(ctx *context.Context, dir string, st *state) error {
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		if _, err := os.Stat(dir + ".old"); err == nil {
+			dir += ".old"
+		}
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, stateFile))
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(raw, st); err != nil {
+		return fmt.Errorf("%s is corrupt: %w", filepath.Join(dir, stateFile), err)
+	}
+	if _, err := checkpoints.Load(ctx).Dir(filepath.Join(dir, checkpointVars)).Immediate().Done(); err != nil {
+		return fmt.Errorf("checkpoint %s: %w", dir, err)
+	}
+	frozen := make(map[string]bool, len(st.Frozen))
+	for _, name := range st.Frozen {
+		frozen[name] = true
+	}
+	for v := range ctx.IterVariables() {
+		if frozen[v.ScopeAndName()] {
+			v.SetTrainable(false)
+		}
+	}
+	return nil
+}
+
+func appendRecord(path string, rec Record) error {
+	line, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(append(line, '\n')); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func writeJSONAtomic(path string, v any) error {
+	raw, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(path, append(raw, '\n'))
+}
+
+// syncTree fsyncs every file under dir.
+func syncTree(dir string) error {
+	return filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		return f.Sync()
+	})
+}
