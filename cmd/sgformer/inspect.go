@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/sgformer/sgformer/internal/atomicfile"
 	"github.com/sgformer/sgformer/sgformer/graph"
 	"github.com/sgformer/sgformer/sgformer/pe"
 	"github.com/sgformer/sgformer/sgformer/preprocess"
@@ -31,6 +32,15 @@ func readGraph(path string, io stdio) (*graph.Graph, error) {
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	return enc.Encode(v)
+}
+
+// writeJSONFile writes v, indented, to path atomically.
+func writeJSONFile(path string, v any) error {
+	raw, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(path, append(raw, '\n'))
 }
 
 // pairs lists the edges as [dst, src] pairs.

@@ -4,6 +4,10 @@
 //	sgformer pe         --graph FILE --k K           product-graph positional encoding, as JSON
 //	sgformer preprocess --dataset zinc12k --data-dir DIR --pe-k K --out DIR
 //	                                                 preprocess a dataset into a cache, with progress
+//	sgformer train      --dataset D [--data-dir DIR] --out RUN [--resume] [hyperparameters]
+//	sgformer eval       --run RUN                    validation and test metric of the best epoch
+//	sgformer predict    --run RUN --graph FILE       {"prediction": [...]} for one graph
+//	sgformer compare    --dataset D --out DIR        train several models, print a comparison table
 //
 // FILE is a graph in JSON, {"num_nodes": n, "edges": [[u,v], ...]}, each undirected edge listed
 // once in either orientation; "-" reads standard input. Run "sgformer COMMAND -h" for a
@@ -37,6 +41,10 @@ var commands = []command{
 	{"product", "print the product graph's connectivities and node marks of a graph as JSON", productCmd},
 	{"pe", "print the product-graph positional encoding of a graph as JSON", peCmd},
 	{"preprocess", "preprocess a dataset (product graphs, node marks, PE) into a cache", preprocessCmd},
+	{"train", "train a model (Subgraphormer, GNN-SSWL+ or GIN), resumable, with metrics.jsonl and checkpoints", trainCmd},
+	{"eval", "evaluate a trained run's best checkpoint on the validation and test splits", evalCmd},
+	{"predict", "predict the targets of a graph with a trained run", predictCmd},
+	{"compare", "train several models on the same data and print a comparison table", compareCmd},
 }
 
 // run executes the command line args and returns the process exit code: 0 on success, 1 on

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // GoMLX's convention
 	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/ml/context"
@@ -41,7 +42,7 @@ func bondEmbedding(ctx *context.Context, bonds *Node, spec Spec, dim int, c Conf
 }
 
 // maskedBatchNorm is batch normalisation over the rows of x [N, D] whose mask [N] is 1: padding
-// rows neither enter the statistics nor are affected by them. In training it normalises with
+// rows neither enter the statistics nor affect anything, and come out as 0. In training it normalises with
 // the batch statistics and updates running averages (momentum 0.1, unbiased variance, as
 // PyTorch's BatchNorm1d); in inference it uses the running averages.
 func maskedBatchNorm(ctx *context.Context, x, mask *Node) *Node {
@@ -59,7 +60,13 @@ func maskedBatchNorm(ctx *context.Context, x, mask *Node) *Node {
 	if ctx.IsTraining(g) {
 		m := InsertAxes(mask, -1)
 		count := MaxScalar(ReduceAllSum(mask), 1)
-		mean = Div(ReduceSum(Mul(x, m), 0), count)
+		// The mean is accumulated in float64: for a feature constant over the batch (GIN on
+		// a regular graph) it is then exactly that constant, x − mean is exactly 0, and so is
+		// the gradient through the variance, Σ dy·(x − mean)·(var + ε)^(−3/2). Accumulated in
+		// float32, rounding leaves x − mean ≈ 10⁻⁵·x, which that factor (≈ 3·10⁷ per layer)
+		// blows up to an overflow a few layers down.
+		m64 := ConvertDType(m, dtypes.Float64)
+		mean = ConvertDType(Div(ReduceSum(Mul(ConvertDType(x, dtypes.Float64), m64), 0), MaxScalar(ReduceAllSum(m64), 1)), dt)
 		centred := Sub(x, InsertAxes(mean, 0))
 		variance = Div(ReduceSum(Mul(Square(centred), m), 0), count)
 		unbiased := Mul(variance, Div(count, MaxScalar(SubScalar(count, 1), 1)))
@@ -69,7 +76,10 @@ func maskedBatchNorm(ctx *context.Context, x, mask *Node) *Node {
 		mean, variance = runMean.ValueGraph(g), runVar.ValueGraph(g)
 	}
 	scale := Div(gamma, Sqrt(AddScalar(variance, eps))) // 1/Sqrt: Rsqrt has no gradient in GoMLX
-	return Add(Mul(Sub(x, InsertAxes(mean, 0)), InsertAxes(scale, 0)), InsertAxes(beta, 0))
+	y := Add(Mul(Sub(x, InsertAxes(mean, 0)), InsertAxes(scale, 0)), InsertAxes(beta, 0))
+	// Padding rows are set to 0: normalised with statistics they are not part of, they would
+	// grow by up to 1/√ε per layer and overflow.
+	return Mul(y, InsertAxes(mask, -1))
 }
 
 // mlp is Linear → masked BatchNorm → ReLU → Linear, the MLP of GIN-style updates, in the scope

@@ -26,7 +26,9 @@ func BCEWithLogitsLoss(labels, predictions []*Node) *Node {
 	return maskedMean(loss, labels[1])
 }
 
+// maskedMean averages x where mask is 1; elsewhere x is ignored, even if not finite.
 func maskedMean(x, mask *Node) *Node {
 	m := ConvertDType(mask, x.DType())
-	return Div(ReduceAllSum(Mul(x, m)), MaxScalar(ReduceAllSum(m), 1))
+	present := GreaterThan(m, ZerosLike(m))
+	return Div(ReduceAllSum(Where(present, x, ZerosLike(x))), MaxScalar(ReduceAllSum(m), 1))
 }

@@ -13,8 +13,8 @@ import (
 	"math"
 	"os"
 
+	"github.com/sgformer/sgformer/internal/atomicfile"
 	"github.com/sgformer/sgformer/sgformer/graph"
-	"github.com/sgformer/sgformer/sgformer/internal/atomicfile"
 	"github.com/sgformer/sgformer/sgformer/pe"
 	"github.com/sgformer/sgformer/sgformer/product"
 )

@@ -11,6 +11,7 @@ import (
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
 	"github.com/sgformer/sgformer/sgformer/batch"
+	"github.com/sgformer/sgformer/sgformer/metrics"
 	"github.com/sgformer/sgformer/sgformer/model"
 )
 
@@ -107,4 +108,18 @@ func (p *Predictor) Predict(examples []batch.Example) ([][]float64, error) {
 		}
 	}
 	return out, nil
+}
+
+// Evaluate returns the metric of the predictions for the examples split of task.
+func (p *Predictor) Evaluate(task *Task, split []int, metric metrics.Metric) (float64, error) {
+	examples := make([]batch.Example, len(split))
+	targets := make([][]float64, len(split))
+	for i, j := range split {
+		examples[i], targets[i] = task.Examples[j], task.Examples[j].Target
+	}
+	pred, err := p.Predict(examples)
+	if err != nil {
+		return 0, err
+	}
+	return metric.Compute(pred, targets)
 }

@@ -20,8 +20,7 @@ import (
 	"github.com/gomlx/gomlx/ui/commandline"
 	"github.com/schollz/progressbar/v3"
 
-	"github.com/sgformer/sgformer/sgformer/batch"
-	"github.com/sgformer/sgformer/sgformer/internal/atomicfile"
+	"github.com/sgformer/sgformer/internal/atomicfile"
 	"github.com/sgformer/sgformer/sgformer/metrics"
 	"github.com/sgformer/sgformer/sgformer/model"
 )
@@ -184,16 +183,7 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 				return 0, err
 			}
 		}
-		examples := make([]batch.Example, len(split))
-		targets := make([][]float64, len(split))
-		for i, j := range split {
-			examples[i], targets[i] = task.Examples[j], task.Examples[j].Target
-		}
-		pred, err := predictor.Predict(examples)
-		if err != nil {
-			return 0, err
-		}
-		return metric.Compute(pred, targets)
+		return predictor.Evaluate(task, split, metric)
 	}
 
 	for epoch := st.Epoch + 1; epoch <= epochs; epoch++ {
