@@ -38,6 +38,10 @@ type Options struct {
 	// Bucket is the growth factor between padded sizes (e.g. 1.25); ≤ 1 pads to the exact size
 	// plus one padding node.
 	Bucket float64
+	// Dense lays the product nodes of graph b out on a padded grid, node b·m² + s·m + v for
+	// m = GridSize, and describes the connectivity by Adjacency and BondGrid instead of edge
+	// lists (which then hold one padding edge each).
+	Dense bool
 	// Original batches the original graphs G instead of their product graphs, for baselines
 	// such as GIN: node i is node i of G, Internal holds G's edges in both directions, and
 	// External holds only one padding edge, and node marks and PE are zero.
@@ -78,6 +82,11 @@ type Batch struct {
 	// GraphNodes[g] is the number of product nodes of graph g in the batch, and GraphN[g] its
 	// number of nodes n; both have Graphs+1 entries (the last for padding, set to 1).
 	GraphNodes, GraphN []float32
+	// GridSize m, Adjacency [Graphs, m, m] (1 where u ~ v in G) and BondGrid [Graphs, m, m,
+	// BondWidth] (the features of bond (u, v), 0 elsewhere), for the dense layout only.
+	GridSize  int
+	Adjacency []float32
+	BondGrid  []int32
 	// Targets holds (Graphs+1)·Tasks targets, TargetMask 1 where a target is present (never
 	// for the padding slot Graphs).
 	Targets    []float32
@@ -128,8 +137,21 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 		internal += p.Internal.Len()
 		external += p.External.Len()
 	}
+	if opt.Dense && opt.Original {
+		return nil, fmt.Errorf("batch: the dense layout is for product graphs, not original graphs")
+	}
 	b.Nodes = bucket(nodes+1, opt.Bucket)
 	nInt, nExt := bucket(internal, opt.Bucket), bucket(external, opt.Bucket)
+	if opt.Dense {
+		for _, ex := range examples {
+			b.GridSize = max(b.GridSize, ex.Graph.N())
+		}
+		b.GridSize = bucket(b.GridSize, opt.Bucket)
+		b.Nodes = b.Graphs * b.GridSize * b.GridSize
+		nInt, nExt = 1, 1
+		b.Adjacency = make([]float32, b.Nodes)
+		b.BondGrid = make([]int32, b.Nodes*b.BondWidth)
+	}
 	pad := int32(b.Nodes - 1)
 
 	b.NodeGraph = make([]int32, b.Nodes)
@@ -158,12 +180,19 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 				pe.FlipSigns(full, opt.PEK, rng)
 			}
 		}
+		position := func(i int, sv int32) int { // batch index of node i, (s, v) = sv
+			if opt.Dense {
+				m := b.GridSize
+				return g*m*m + int(sv)/n*m + int(sv)%n
+			}
+			return off + i
+		}
 		local := make(map[int32]int32, p.NumNodes()) // full index s·n+v → batch index
 		for i, sv := range p.Nodes {
-			local[sv] = int32(off + i)
+			local[sv] = int32(position(i, sv))
 		}
 		for i, sv := range p.Nodes {
-			at := off + i
+			at := position(i, sv)
 			s, v := int(sv)/n, int(sv)%n
 			if i > 0 && int(p.Nodes[i-1])/n != s {
 				subgraphs++
@@ -171,6 +200,9 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 			b.NodeGraph[at] = int32(g)
 			b.NodeMask[at] = 1
 			b.NodeSubgraph[at] = subgraphs
+			if opt.Dense {
+				b.NodeSubgraph[at] = int32(at / b.GridSize) // (b, s) on the grid
+			}
 			copy(b.NodeFeatures[at*b.NodeWidth:(at+1)*b.NodeWidth], ex.Graph.NodeFeatures.Ints[v*b.NodeWidth:(v+1)*b.NodeWidth])
 			b.PointSrc[at] = int32(at) // no root in the batch: no message, masked
 			if opt.Original {
@@ -185,8 +217,12 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 		if p.NumNodes() > 0 {
 			subgraphs++
 		}
-		ei = b.Internal.fill(ei, p.Internal, off, ex.Graph.EdgeFeatures, b.BondWidth)
-		ee = b.External.fill(ee, p.External, off, ex.Graph.EdgeFeatures, b.BondWidth)
+		if opt.Dense {
+			b.fillGrid(g, ex.Graph)
+		} else {
+			ei = b.Internal.fill(ei, p.Internal, off, ex.Graph.EdgeFeatures, b.BondWidth)
+			ee = b.External.fill(ee, p.External, off, ex.Graph.EdgeFeatures, b.BondWidth)
+		}
 		b.GraphNodes[g] = float32(p.NumNodes())
 		b.GraphN[g] = float32(n)
 		for t, y := range ex.Target {
@@ -196,15 +232,32 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 		}
 		off += p.NumNodes()
 	}
-	for at := off; at < b.Nodes; at++ {
-		b.NodeGraph[at] = int32(b.Graphs)
-		b.NodeSubgraph[at] = subgraphs
-		b.PointSrc[at] = int32(at)
+	for at := range b.Nodes {
+		if b.NodeMask[at] == 0 {
+			b.NodeGraph[at] = int32(b.Graphs)
+			b.PointSrc[at] = int32(at)
+			b.NodeSubgraph[at] = subgraphs
+			if opt.Dense { // keep subgraph numbers sorted along the grid
+				b.NodeSubgraph[at] = int32(at / b.GridSize)
+			}
+		}
 	}
 	b.Internal.pad(ei, pad)
 	b.External.pad(ee, pad)
 	b.GraphNodes[b.Graphs], b.GraphN[b.Graphs] = 1, 1
 	return b, nil
+}
+
+// fillGrid writes the adjacency and bond features of graph g of the batch, G, to the grid.
+func (b *Batch) fillGrid(g int, G *graph.Graph) {
+	m := b.GridSize
+	for i, e := range G.Edges() {
+		for _, uv := range [2][2]int{{e[0], e[1]}, {e[1], e[0]}} {
+			at := g*m*m + uv[0]*m + uv[1]
+			b.Adjacency[at] = 1
+			copy(b.BondGrid[at*b.BondWidth:(at+1)*b.BondWidth], G.EdgeFeatures.Ints[i*b.BondWidth:(i+1)*b.BondWidth])
+		}
+	}
 }
 
 // originalGraph presents G as a "product graph" whose nodes are G's own nodes: one subgraph

@@ -130,6 +130,8 @@ func ReadConfig(ctx *context.Context) (Config, error) {
 		return c, fmt.Errorf("model: unknown pooling %q (want %s, %s or %s)", c.Pooling, SubgraphMean, Mean, Sum)
 	case c.Execution != Sparse && c.Execution != Dense:
 		return c, fmt.Errorf("model: unknown execution %q (want %s or %s)", c.Execution, Sparse, Dense)
+	case c.Execution == Dense && c.Model != Subgraphormer:
+		return c, fmt.Errorf("model: the dense execution is Subgraphormer's attention; %s runs sparse (its sum of ReLU messages would need an n³×hidden tensor)", c.Model)
 	}
 	if c.Model != Subgraphormer {
 		c.PEK = 0 // the baselines use no PE

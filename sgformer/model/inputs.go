@@ -19,17 +19,20 @@ type Inputs struct {
 	IntSrc, IntDst, IntBond, ExtSrc, ExtDst, ExtBond *Node
 	// Per graph slot (the last one is padding): n and the number of product nodes, [B+1].
 	GraphN, GraphNodes *Node
+	// Dense layout only: the adjacency of each graph [B, m, m] and its bond features
+	// [B, m, m, F] (one-element placeholders in the sparse layout).
+	Adjacency, BondGrid *Node
 }
 
 func inputsFrom(nodes []*Node) (Inputs, error) {
-	if len(nodes) != 16 {
-		return Inputs{}, fmt.Errorf("model: %d inputs, want 16 (see model.Tensors)", len(nodes))
+	if len(nodes) != 18 {
+		return Inputs{}, fmt.Errorf("model: %d inputs, want 18 (see model.Tensors)", len(nodes))
 	}
 	return Inputs{
 		NodeFeatures: nodes[0], Marks: nodes[1], PE: nodes[2], NodeGraph: nodes[3], NodeSubgraph: nodes[4],
 		PointSrc: nodes[5], NodeMask: nodes[6], PointMask: nodes[7],
 		IntSrc: nodes[8], IntDst: nodes[9], IntBond: nodes[10], ExtSrc: nodes[11], ExtDst: nodes[12], ExtBond: nodes[13],
-		GraphN: nodes[14], GraphNodes: nodes[15],
+		GraphN: nodes[14], GraphNodes: nodes[15], Adjacency: nodes[16], BondGrid: nodes[17],
 	}, nil
 }
 
@@ -82,6 +85,20 @@ func Tensors(b *batch.Batch, spec Spec) (inputs, labels []*tensors.Tensor, err e
 	inputs = append(inputs,
 		tensors.FromFlatDataAndDimensions(b.GraphN, b.Graphs+1),
 		tensors.FromFlatDataAndDimensions(b.GraphNodes, b.Graphs+1))
+	if b.GridSize > 0 {
+		m, w := b.GridSize, max(b.BondWidth, 1)
+		grid := b.BondGrid
+		if b.BondWidth == 0 {
+			grid = make([]int32, b.Graphs*m*m)
+		}
+		inputs = append(inputs,
+			tensors.FromFlatDataAndDimensions(b.Adjacency, b.Graphs, m, m),
+			tensors.FromFlatDataAndDimensions(grid, b.Graphs, m, m, w))
+	} else {
+		inputs = append(inputs,
+			tensors.FromFlatDataAndDimensions([]float32{0}, 1, 1, 1),
+			tensors.FromFlatDataAndDimensions(make([]int32, max(b.BondWidth, 1)), 1, 1, 1, max(b.BondWidth, 1)))
+	}
 	labels = []*tensors.Tensor{
 		tensors.FromFlatDataAndDimensions(b.Targets, b.Graphs+1, b.Tasks),
 		tensors.FromFlatDataAndDimensions(b.TargetMask, b.Graphs+1, b.Tasks),

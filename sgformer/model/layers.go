@@ -99,60 +99,6 @@ func dropout(ctx *context.Context, x *Node, c Config) *Node {
 	return layers.Dropout(ctx, x, Scalar(x.Graph(), x.DType(), c.Dropout))
 }
 
-// segmentSoftmax computes, for logits [E, H] of messages into destinations dst [E, 1] among n
-// nodes, together with one self-loop logit per node [N, H], the softmax over each node's
-// incoming messages and its self loop. It returns the weights of the messages [E, H] and of
-// the self loops [N, H]. The maximum is subtracted for stability (without gradient: the
-// softmax does not depend on it).
-func segmentSoftmax(logits, dst, self *Node) (edges, loops *Node) {
-	n := self.Shape().Dimensions[0]
-	g := logits.Graph()
-	lowest := AddScalar(ZerosLike(self), -1e30)
-	m := StopGradient(Max(ScatterMax(lowest, dst, logits, false, false), self))
-	expEdges := Exp(Sub(logits, Gather(m, dst)))
-	expLoops := Exp(Sub(self, m))
-	denom := Add(ScatterSum(Zeros(g, shapes.Make(logits.DType(), n, logits.Shape().Dimensions[1])), dst, expEdges, false, false), expLoops)
-	return Div(expEdges, Gather(denom, dst)), Div(expLoops, denom)
-}
-
-// attention is one graph-attention aggregation (Veličković et al. 2018; PyG's GATConv with its
-// defaults, as the authors use it): heads·perHead outputs, concatenated, with self loops whose
-// edge features are the mean of the node's incoming ones, LeakyReLU(0.2) logits, no attention
-// dropout, and the bond features entering only the logits:
-//
-//	α_ij = softmax_j LeakyReLU(a_srcᵀ W x_j + a_dstᵀ W x_i + a_edgeᵀ W_e e_ij),  out_i = Σ_j α_ij W x_j + b.
-//
-// src and dst are [E, 1] indices of messages dst ← src; bonds [E, D_e] or nil.
-func attention(ctx *context.Context, x, src, dst, bonds *Node, heads, perHead int) *Node {
-	g := x.Graph()
-	n := x.Shape().Dimensions[0]
-	dt := x.DType()
-	wx := Reshape(layers.Dense(ctx.In("lin"), x, false, heads*perHead), n, heads, perHead) // [N, H, C]
-	score := func(name string, v *Node) *Node {                                            // aᵀ v per head: [*, H]
-		a := ctx.VariableWithShape(name, shapes.Make(dt, 1, heads, perHead)).ValueGraph(g)
-		return ReduceSum(Mul(v, BroadcastToDims(a, v.Shape().Dimensions...)), -1)
-	}
-	aSrc, aDst := score("att_src", wx), score("att_dst", wx) // [N, H]
-	logits := Add(Gather(aSrc, src), Gather(aDst, dst))      // [E, H]
-	loops := Add(aSrc, aDst)
-	if bonds != nil {
-		e := src.Shape().Dimensions[0]
-		we := Reshape(layers.Dense(ctx.In("lin_edge"), bonds, false, heads*perHead), e, heads, perHead)
-		aEdge := score("att_edge", we)
-		logits = Add(logits, aEdge)
-		// A self loop's edge feature is the mean of the incoming ones; its score, linear in
-		// that feature, is the mean of their scores.
-		sum := ScatterSum(Zeros(g, shapes.Make(dt, n, heads)), dst, aEdge, false, false)
-		count := ScatterSum(Zeros(g, shapes.Make(dt, n, 1)), dst, Ones(g, shapes.Make(dt, e, 1)), false, false)
-		loops = Add(loops, Div(sum, MaxScalar(count, 1)))
-	}
-	alpha, alphaLoop := segmentSoftmax(activations.LeakyReluWithAlpha(logits, 0.2), dst, activations.LeakyReluWithAlpha(loops, 0.2))
-	messages := Mul(Gather(wx, src), InsertAxes(alpha, -1)) // [E, H, C]
-	out := ScatterSum(Mul(wx, InsertAxes(alphaLoop, -1)), dst, messages, false, false)
-	bias := ctx.WithInitializer(initializers.Zero).VariableWithShape("bias", shapes.Make(dt, heads*perHead)).ValueGraph(g)
-	return Add(Reshape(out, n, heads*perHead), InsertAxes(bias, 0))
-}
-
 // pool reduces node representations [N, D] to one row per graph slot [B+1, D] (Eq. 7 and its
 // mean variant): the sum over the graph's product nodes, divided by n (SubgraphMean: sum per
 // subgraph, averaged over the n subgraphs), by the number of product nodes (Mean), or not
@@ -160,7 +106,7 @@ func attention(ctx *context.Context, x, src, dst, bonds *Node, heads, perHead in
 func pool(x *Node, in Inputs, c Config) *Node {
 	g := x.Graph()
 	slots := in.GraphN.Shape().Dimensions[0]
-	sum := ScatterSum(Zeros(g, shapes.Make(x.DType(), slots, x.Shape().Dimensions[1])), in.NodeGraph, x, true, false)
+	sum := ScatterSum(Zeros(g, shapes.Make(x.DType(), slots, x.Shape().Dimensions[1])), in.NodeGraph, x, false, false)
 	switch c.Pooling {
 	case SubgraphMean:
 		return Div(sum, InsertAxes(ConvertDType(in.GraphN, x.DType()), -1))

@@ -74,10 +74,15 @@ func inputEmbedding(ctx *context.Context, spec Spec, c Config, in Inputs) *Node 
 func subgraphAttentionBlock(ctx *context.Context, spec Spec, c Config, in Inputs, x *Node) *Node {
 	third := c.Hidden / 3
 	perHead := third / c.Heads
-	internal := attention(ctx.In("internal"), x, in.IntSrc, in.IntDst,
-		bondEmbedding(ctx.In("internal"), in.IntBond, spec, c.Hidden, c), c.Heads, perHead)
-	external := attention(ctx.In("external"), x, in.ExtSrc, in.ExtDst,
-		bondEmbedding(ctx.In("external"), in.ExtBond, spec, c.Hidden, c), c.Heads, perHead)
+	var intConn, extConn connectivity
+	if c.Execution == Dense {
+		intConn, extConn = newGrid(in, c.DType, false), newGrid(in, c.DType, true)
+	} else {
+		n := x.Shape().Dimensions[0]
+		intConn, extConn = edgeList{in.IntSrc, in.IntDst, in.IntBond, n}, edgeList{in.ExtSrc, in.ExtDst, in.ExtBond, n}
+	}
+	internal := attention(ctx.In("internal"), spec, c, x, intConn, c.Heads, perHead)
+	external := attention(ctx.In("external"), spec, c, x, extConn, c.Heads, perHead)
 	point := pointUpdate(ctx.In("point"), c, in, x, third)
 	z := layers.Dense(ctx.In("update"), Concatenate([]*Node{internal, external, point}, -1), true, c.Hidden)
 	z = dropout(ctx, activations.Relu(maskedBatchNorm(ctx, z, ConvertDType(in.NodeMask, c.DType))), c)

@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/sgformer/sgformer/sgformer/graph"
 	"github.com/sgformer/sgformer/sgformer/model"
 	"github.com/sgformer/sgformer/sgformer/preprocess"
+	"github.com/sgformer/sgformer/sgformer/product"
 )
 
 var spec = model.Spec{NodeVocab: []int{5}, EdgeVocab: []int{4}, Tasks: 2}
@@ -266,5 +268,82 @@ func TestGradientsAgainstFiniteDifferences(t *testing.T) {
 			}
 			t.Logf("%d variables, %d entries checked", len(vars), checked)
 		})
+	}
+}
+
+// gradientsOf returns the test loss and its gradient with respect to every trainable variable
+// (by name) for a batch.
+func gradientsOf(t *testing.T, be backends.Backend, ctx *context.Context, b *batch.Batch) (float64, map[string][]float64) {
+	t.Helper()
+	inputs, _, err := model.Tensors(b, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := make([]any, len(inputs))
+	for i, x := range inputs {
+		args[i] = x
+	}
+	var vars []*context.Variable
+	for v := range ctx.IterVariables() {
+		if v.Trainable {
+			vars = append(vars, v)
+		}
+	}
+	out, err := lossAndGradients(t, be, ctx.Reuse(), vars).Exec(args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grads := map[string][]float64{}
+	for i, v := range vars {
+		grads[v.ScopeAndName()] = tensors.MustCopyFlatData[float64](out[1+i])
+	}
+	return tensors.ToScalar[float64](out[0]), grads
+}
+
+// The sparse and dense executions of Subgraphormer give the same predictions and the same
+// gradients for every variable, on the full bag and with subgraph sampling.
+func TestSparseEqualsDense(t *testing.T) {
+	be := testBackend(t)
+	rng := rand.New(rand.NewPCG(9, 9))
+	gs := []*graph.Graph{molecule(rng, 5), molecule(rng, 7), molecule(rng, 3), molecule(rng, 6)}
+	exs := examplesOf(t, gs, 3)
+	ctx := context.New()
+	setParams(ctx, model.Subgraphormer, 3, "float64")
+	for _, ratio := range []float64{1, 0.5} {
+		var products []*product.Graph
+		if ratio < 1 {
+			for _, ex := range exs {
+				roots, _ := product.SampleRoots(ex.Graph.N(), ratio, rng)
+				p, _ := ex.Item.Product.Sample(roots)
+				products = append(products, p)
+			}
+		}
+		sparse, err := batch.Build(exs, products, batch.Options{PEK: 3, MaxDistance: 3, Bucket: 1.2}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dense, err := batch.Build(exs, products, batch.Options{PEK: 3, MaxDistance: 3, Bucket: 1.2, Dense: true}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Predictions first: training-mode runs update BatchNorm's running averages.
+		ctx.SetParam(model.ParamExecution, model.Sparse)
+		ps := predict(t, be, ctx, sparse)
+		ctx.SetParam(model.ParamExecution, model.Dense)
+		compare(t, fmt.Sprintf("ratio %v: dense predictions", ratio), predict(t, be, ctx, dense), ps, 1e-9)
+		ctx.SetParam(model.ParamExecution, model.Sparse)
+		ls, gs := gradientsOf(t, be, ctx, sparse)
+		ctx.SetParam(model.ParamExecution, model.Dense)
+		ld, gd := gradientsOf(t, be, ctx, dense)
+		if math.Abs(ls-ld) > 1e-9*max(1, math.Abs(ls)) {
+			t.Fatalf("ratio %v: loss %v sparse, %v dense", ratio, ls, ld)
+		}
+		for name, g := range gs {
+			for i := range g {
+				if math.Abs(g[i]-gd[name][i]) > 1e-8*max(1, math.Abs(g[i])) {
+					t.Fatalf("ratio %v: gradient of %s[%d]: %v sparse, %v dense", ratio, name, i, g[i], gd[name][i])
+				}
+			}
+		}
 	}
 }

@@ -57,8 +57,8 @@ func Recipe(dataset string) map[string]any {
 	switch dataset {
 	case "synthetic", "synthetic-triangles", "synthetic-4cycles":
 		return map[string]any{
-			model.ParamLayers: 3, model.ParamHidden: 48, model.ParamPEK: 4,
-			ParamBatchSize: 32, ParamEpochs: 40, ParamLearningRate: 2e-3, ParamPlateauPatience: 5,
+			model.ParamLayers: 3, model.ParamHidden: 36, model.ParamPEK: 4,
+			ParamBatchSize: 32, ParamEpochs: 20, ParamLearningRate: 2e-3, ParamPlateauPatience: 4,
 		}
 	}
 	return nil

@@ -51,8 +51,9 @@ func batchingFrom(ctx *context.Context, spec model.Spec) (batching, error) {
 		return batching{}, err
 	}
 	b := batching{
-		spec:      spec,
-		options:   batch.Options{PEK: c.PEK, MaxDistance: c.MaxDistance, Bucket: context.GetParamOr(ctx, ParamBucket, 1.15), Original: c.Model == model.GIN},
+		spec: spec,
+		options: batch.Options{PEK: c.PEK, MaxDistance: c.MaxDistance, Bucket: context.GetParamOr(ctx, ParamBucket, 1.15),
+			Original: c.Model == model.GIN, Dense: c.Execution == model.Dense},
 		size:      context.GetParamOr(ctx, ParamBatchSize, 128),
 		ratio:     context.GetParamOr(ctx, ParamSamplingRatio, 1.0),
 		signFlips: context.GetParamOr(ctx, ParamSignFlip, true),
