@@ -65,11 +65,11 @@ func TestSynthetic(t *testing.T) {
 		t.Fatalf("%d graphs, split %d/%d/%d", len(ds.Graphs), len(ds.Split.Train), len(ds.Split.Valid), len(ds.Split.Test))
 	}
 	distinct := map[float64]bool{}
+	degrees := 0
 	for i, g := range ds.Graphs {
-		for v := range g.N() {
-			if g.Degree(v) != 3 {
-				t.Fatalf("graph %d node %d has degree %d", i, v, g.Degree(v))
-			}
+		degrees += 2 * g.NumEdges()
+		if g.N() < 8 || g.N() > 16 || g.N()%2 != 0 || g.NodeFeatures.Ints[0] != 0 || (g.NumEdges() > 0 && g.EdgeFeatures.Ints[0] != 1) {
+			t.Fatalf("graph %d: %d nodes, features %v %v", i, g.N(), g.NodeFeatures, g.EdgeFeatures)
 		}
 		if tri, _ := bruteCycles(g); float64(tri) != ds.Labels[i] {
 			t.Fatalf("graph %d: label %v, %d triangles", i, ds.Labels[i], tri)
@@ -78,6 +78,13 @@ func TestSynthetic(t *testing.T) {
 	}
 	if len(distinct) < 3 {
 		t.Fatalf("only %d distinct triangle counts", len(distinct))
+	}
+	nodes := 0
+	for _, g := range ds.Graphs {
+		nodes += g.N()
+	}
+	if mean := float64(degrees) / float64(nodes); mean < 2.6 || mean > 3.4 {
+		t.Fatalf("mean degree %.2f, want about 3", mean)
 	}
 	again, _ := data.Synthetic(data.Triangles, 200, 7)
 	if again.Graphs[17].NumEdges() != ds.Graphs[17].NumEdges() || again.Labels[17] != ds.Labels[17] {

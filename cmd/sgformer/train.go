@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gomlx/gomlx/backends"
@@ -39,7 +40,7 @@ type dataFlags struct {
 const runFile = "run.json"
 
 func (d *dataFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&d.Dataset, "dataset", "synthetic", "dataset: synthetic (triangle counting, built in), synthetic-4cycles, or zinc12k")
+	fs.StringVar(&d.Dataset, "dataset", "synthetic", "dataset: synthetic (triangle counting on random graphs, built in), synthetic-4cycles, or zinc12k")
 	fs.StringVar(&d.DataDir, "data-dir", "", "directory holding the dataset's files (zinc12k)")
 	fs.IntVar(&d.TrainSubset, "train-subset", 0, "train on the first N graphs of the training split only (0: all)")
 	fs.IntVar(&d.Synthetic, "synthetic-graphs", 400, "number of graphs of the synthetic dataset")
@@ -121,7 +122,16 @@ func (h *hyperFlags) register(fs *flag.FlagSet, ctx *context.Context) {
 		v, _ := ctx.GetParam(n.param)
 		fs.String(n.flag, fmt.Sprint(v), n.usage)
 	}
-	h.settings = commandline.CreateContextSettingsFlag(ctx, "set")
+	// GoMLX's commandline.CreateContextSettingsFlag registers on the global flag set; this is
+	// the same flag on ours, parsed by commandline.ParseContextSettings.
+	var params []string
+	ctx.EnumerateParams(func(scope, key string, value any) {
+		if scope == context.RootScope {
+			params = append(params, fmt.Sprintf("  %s (default %v)", key, value))
+		}
+	})
+	slices.Sort(params)
+	h.settings = fs.String("set", "", "hyperparameters as \"name=value;name=value\", any of:\n"+strings.Join(params, "\n"))
 }
 
 // apply sets the hyperparameters given on the command line: named flags, then -set.

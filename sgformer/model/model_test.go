@@ -347,3 +347,36 @@ func TestSparseEqualsDense(t *testing.T) {
 		}
 	}
 }
+
+// With the PE, predictions depend on the labelling of the nodes through the sign of each
+// eigenvector and the basis chosen in repeated eigenspaces (package pe). This measures the
+// size of that dependence for an untrained model (reported in the README) and checks that it
+// is there at all, so that the invariance test above cannot pass by ignoring the PE.
+func TestPELabellingDependence(t *testing.T) {
+	be := testBackend(t)
+	rng := rand.New(rand.NewPCG(2, 3))
+	var gs, relabelled []*graph.Graph
+	for range 16 {
+		g := molecule(rng, 6+rng.IntN(6))
+		h, _ := g.Permute(rng.Perm(g.N()))
+		gs, relabelled = append(gs, g), append(relabelled, h)
+	}
+	ctx := context.New()
+	setParams(ctx, model.Subgraphormer, 8, "float64")
+	ctx.SetParam(model.ParamHidden, 24)
+	opt := batch.Options{PEK: 8, MaxDistance: 3}
+	a, _ := batch.Build(examplesOf(t, gs, 8), nil, opt, nil)
+	b, _ := batch.Build(examplesOf(t, relabelled, 8), nil, opt, nil)
+	pa, pb := predict(t, be, ctx, a), predict(t, be, ctx, b)
+	var diff, scale float64
+	for g := range pa {
+		for j := range pa[g] {
+			diff += math.Abs(pa[g][j] - pb[g][j])
+			scale += math.Abs(pa[g][j])
+		}
+	}
+	t.Logf("k = 8: mean |Δ prediction| under relabelling = %.3g of the mean |prediction|", diff/scale)
+	if diff/scale < 1e-6 {
+		t.Fatalf("predictions with PE do not depend on the labelling (%.3g): is the PE used?", diff/scale)
+	}
+}

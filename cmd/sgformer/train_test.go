@@ -1,0 +1,111 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The training commands end to end on a small synthetic dataset: train, resume, eval,
+// predict, and the comparison table.
+func TestTrainEvalPredict(t *testing.T) {
+	run := filepath.Join(t.TempDir(), "run")
+	small := []string{"--dataset", "synthetic", "--synthetic-graphs", "40", "--layers", "1", "--hidden", "12", "--batch-size", "16", "--backend", "go"}
+	code, stdout, stderr := runCLI(t, "", append([]string{"train", "--out", run, "--epochs", "1", "--model", "subgraphormer"}, small...)...)
+	if code != 0 {
+		t.Fatalf("train: exit %d: %s", code, stderr)
+	}
+	var sum map[string]any
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil || sum["epochs"] != 1.0 || sum["model"] != "subgraphormer" {
+		t.Fatalf("train summary %q: %v", stdout, err)
+	}
+	if !strings.Contains(stderr, "epoch 1/1") || !strings.Contains(stderr, "steps/") {
+		t.Errorf("no progress or epoch line on stderr: %q", stderr)
+	}
+	code, _, stderr = runCLI(t, "", "train", "--out", run, "--resume", "--epochs", "2", "--backend", "go")
+	if code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, stderr)
+	}
+	f, _ := os.Open(filepath.Join(run, "metrics.jsonl"))
+	lines := 0
+	for sc := bufio.NewScanner(f); sc.Scan(); lines++ {
+		var rec map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			t.Fatal(err)
+		}
+		for _, key := range []string{"epoch", "train_loss", "val", "test", "lr", "seconds"} {
+			if _, ok := rec[key]; !ok {
+				t.Fatalf("metrics line %d lacks %q: %v", lines, key, rec)
+			}
+		}
+	}
+	f.Close()
+	if lines != 2 {
+		t.Fatalf("%d metrics lines after resuming to 2 epochs", lines)
+	}
+
+	code, stdout, stderr = runCLI(t, "", "eval", "--run", run, "--backend", "go")
+	var ev map[string]any
+	if code != 0 || json.Unmarshal([]byte(stdout), &ev) != nil || ev["val"] == nil || ev["test"] == nil {
+		t.Fatalf("eval: exit %d, %q, %s", code, stdout, stderr)
+	}
+	graphJSON := `{"num_nodes": 4, "edges": [[0,1],[1,2],[2,3],[3,0],[0,2],[1,3]], "node_features": [0,0,0,0], "edge_features": [1,1,1,1,1,1]}`
+	var preds [2]string
+	for i := range preds {
+		code, preds[i], stderr = runCLI(t, graphJSON, "predict", "--run", run, "--graph", "-", "--backend", "go")
+		if code != 0 || !strings.HasPrefix(preds[i], `{"prediction":[`) {
+			t.Fatalf("predict: exit %d, %q, %s", code, preds[i], stderr)
+		}
+	}
+	if preds[0] != preds[1] {
+		t.Fatalf("predict is not deterministic: %s then %s", preds[0], preds[1])
+	}
+	for _, tc := range []struct{ graph, want string }{
+		{`{"num_nodes": 2, "edges": [[0,1]]}`, `the model needs 1 integer node feature(s) per node ("node_features")`},
+		{`{"num_nodes": 2, "edges": [[0,1]], "node_features": [0, 5], "edge_features": [1]}`, "node feature column 0 has category 5, outside the vocabulary [0, 1)"},
+	} {
+		code, _, stderr = runCLI(t, tc.graph, "predict", "--run", run, "--graph", "-", "--backend", "go")
+		if code != 1 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("predict %s: exit %d, %q; want %q", tc.graph, code, stderr, tc.want)
+		}
+	}
+
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"train", "--out", run, "--epochs", "1"}, 1, "already holds a run"},
+		{[]string{"train", "--out", t.TempDir(), "--resume"}, 1, "nothing to resume"},
+		{[]string{"train"}, 2, "--out RUN is required"},
+		{[]string{"train", "--out", "x", "--model", "gat"}, 2, `unknown model "gat"`},
+		{[]string{"train", "--out", "x", "--hidden", "10"}, 2, "must be a multiple of 3·heads"},
+		{[]string{"train", "--out", "x", "--backend", "tpu"}, 1, `unknown backend "tpu"`},
+		{[]string{"eval", "--run", t.TempDir()}, 1, "is not a run directory"},
+	} {
+		code, _, stderr := runCLI(t, "", append(tc.args, small[:4]...)...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) {
+			t.Errorf("sgformer %v: exit %d, %q; want exit %d and %q", tc.args, code, stderr, tc.code, tc.want)
+		}
+	}
+}
+
+func TestCompareCommand(t *testing.T) {
+	out := t.TempDir()
+	code, stdout, stderr := runCLI(t, "", "compare", "--out", out, "--epochs", "1", "--models", "subgraphormer,gin",
+		"--dataset", "synthetic", "--synthetic-graphs", "30", "--layers", "1", "--hidden", "12", "--backend", "go")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "| subgraphormer |") || !strings.Contains(stdout, "| gin |") {
+		t.Fatalf("table %q", stdout)
+	}
+	for _, f := range []string{"compare.json", "compare.md", "subgraphormer/summary.json", "gin/metrics.jsonl"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Error(err)
+		}
+	}
+}
