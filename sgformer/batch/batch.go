@@ -48,8 +48,8 @@ type Options struct {
 	Original bool
 }
 
-// Edges are the messages Dst ← Src of one connectivity, with the integer features of the
-// bond each carries (Bond, row-major, one row per edge; zeros for padding).
+// Edges are the messages Dst ← Src of one connectivity, with the bond each carries: Bond is a
+// row of the batch's bond table (0 for padding).
 type Edges struct {
 	Src, Dst []int32
 	Bond     []int32
@@ -71,9 +71,15 @@ type Batch struct {
 	NodeWidth    int
 	Marks        []int32
 	PE           []float32
-	// Internal and External connectivities; BondWidth integers per edge.
+	// Internal and External connectivities.
 	Internal, External Edges
-	BondWidth          int
+	// Bonds is the table of the distinct bond-feature tuples of the batch, BondWidth integers
+	// per row, BondTypes rows (padded to a power of two, at least 8, with copies of row 0): a
+	// batch of ZINC has at most 3 distinct bonds but hundreds of thousands of product edges,
+	// so a model embeds the table and gathers rows, instead of embedding every edge.
+	Bonds     []int32
+	BondTypes int
+	BondWidth int
 	// PointSrc[i] is the root node (v, v) that product node (s, v) receives from (A_point);
 	// padding nodes point to themselves. With sampling, a node whose root subgraph was not
 	// kept has no point message: its PointMask is 0.
@@ -82,8 +88,8 @@ type Batch struct {
 	// GraphNodes[g] is the number of product nodes of graph g in the batch, and GraphN[g] its
 	// number of nodes n; both have Graphs+1 entries (the last for padding, set to 1).
 	GraphNodes, GraphN []float32
-	// GridSize m, Adjacency [Graphs, m, m] (1 where u ~ v in G) and BondGrid [Graphs, m, m,
-	// BondWidth] (the features of bond (u, v), 0 elsewhere), for the dense layout only.
+	// GridSize m, Adjacency [Graphs, m, m] (1 where u ~ v in G) and BondGrid [Graphs, m, m]
+	// (the row of bond (u, v) in Bonds, 0 elsewhere), for the dense layout only.
 	GridSize  int
 	Adjacency []float32
 	BondGrid  []int32
@@ -150,7 +156,7 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 		b.Nodes = b.Graphs * b.GridSize * b.GridSize
 		nInt, nExt = 1, 1
 		b.Adjacency = make([]float32, b.Nodes)
-		b.BondGrid = make([]int32, b.Nodes*b.BondWidth)
+		b.BondGrid = make([]int32, b.Nodes)
 	}
 	pad := int32(b.Nodes - 1)
 
@@ -164,8 +170,9 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 	b.PointMask = make([]float32, b.Nodes)
 	b.GraphNodes = make([]float32, b.Graphs+1)
 	b.GraphN = make([]float32, b.Graphs+1)
-	b.Internal = newEdges(nInt, b.BondWidth)
-	b.External = newEdges(nExt, b.BondWidth)
+	b.Internal = newEdges(nInt)
+	b.External = newEdges(nExt)
+	bonds := newBondTable(b.BondWidth)
 	b.Targets = make([]float32, (b.Graphs+1)*b.Tasks)
 	b.TargetMask = make([]float32, (b.Graphs+1)*b.Tasks)
 
@@ -218,10 +225,11 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 			subgraphs++
 		}
 		if opt.Dense {
-			b.fillGrid(g, ex.Graph)
+			b.fillGrid(g, ex.Graph, bonds)
 		} else {
-			ei = b.Internal.fill(ei, p.Internal, off, ex.Graph.EdgeFeatures, b.BondWidth)
-			ee = b.External.fill(ee, p.External, off, ex.Graph.EdgeFeatures, b.BondWidth)
+			rows := bonds.rows(ex.Graph)
+			ei = b.Internal.fill(ei, p.Internal, off, rows)
+			ee = b.External.fill(ee, p.External, off, rows)
 		}
 		b.GraphNodes[g] = float32(p.NumNodes())
 		b.GraphN[g] = float32(n)
@@ -244,20 +252,74 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 	}
 	b.Internal.pad(ei, pad)
 	b.External.pad(ee, pad)
+	b.Bonds, b.BondTypes = bonds.padded()
 	b.GraphNodes[b.Graphs], b.GraphN[b.Graphs] = 1, 1
 	return b, nil
 }
 
-// fillGrid writes the adjacency and bond features of graph g of the batch, G, to the grid.
-func (b *Batch) fillGrid(g int, G *graph.Graph) {
+// fillGrid writes the adjacency and bonds of graph g of the batch, G, to the grid.
+func (b *Batch) fillGrid(g int, G *graph.Graph, bonds *bondTable) {
 	m := b.GridSize
+	rows := bonds.rows(G)
 	for i, e := range G.Edges() {
 		for _, uv := range [2][2]int{{e[0], e[1]}, {e[1], e[0]}} {
 			at := g*m*m + uv[0]*m + uv[1]
 			b.Adjacency[at] = 1
-			copy(b.BondGrid[at*b.BondWidth:(at+1)*b.BondWidth], G.EdgeFeatures.Ints[i*b.BondWidth:(i+1)*b.BondWidth])
+			b.BondGrid[at] = rows[i]
 		}
 	}
+}
+
+// bondTable collects the distinct bond-feature tuples of a batch.
+type bondTable struct {
+	width int
+	index map[string]int32
+	table []int32
+}
+
+func newBondTable(width int) *bondTable {
+	return &bondTable{width: width, index: map[string]int32{}}
+}
+
+// rows returns, for each edge of G, its row in the table, adding new tuples.
+func (t *bondTable) rows(G *graph.Graph) []int32 {
+	out := make([]int32, G.NumEdges())
+	if t.width == 0 {
+		return out
+	}
+	key := make([]byte, 4*t.width)
+	for i := range out {
+		tuple := G.EdgeFeatures.Ints[i*t.width : (i+1)*t.width]
+		for j, x := range tuple {
+			key[4*j], key[4*j+1], key[4*j+2], key[4*j+3] = byte(x), byte(x>>8), byte(x>>16), byte(x>>24)
+		}
+		row, ok := t.index[string(key)]
+		if !ok {
+			row = int32(len(t.table) / t.width)
+			t.index[string(key)] = row
+			t.table = append(t.table, tuple...)
+		}
+		out[i] = row
+	}
+	return out
+}
+
+// padded returns the table padded to a power of two rows (at least 8) with copies of row 0.
+func (t *bondTable) padded() ([]int32, int) {
+	rows := 0
+	if t.width > 0 {
+		rows = len(t.table) / t.width
+	}
+	size := 8
+	for size < rows {
+		size *= 2
+	}
+	out := make([]int32, size*t.width)
+	copy(out, t.table)
+	for r := max(rows, 1); r < size && rows > 0; r++ {
+		copy(out[r*t.width:(r+1)*t.width], t.table[:t.width])
+	}
+	return out, size
 }
 
 // originalGraph presents G as a "product graph" whose nodes are G's own nodes: one subgraph
@@ -287,18 +349,18 @@ func clampMark(d int32, maxDistance int) int32 {
 // Len returns the number of edges, padding included.
 func (e Edges) Len() int { return len(e.Src) }
 
-func newEdges(n, width int) Edges {
-	return Edges{Src: make([]int32, n), Dst: make([]int32, n), Bond: make([]int32, n*width)}
+func newEdges(n int) Edges {
+	return Edges{Src: make([]int32, n), Dst: make([]int32, n), Bond: make([]int32, n)}
 }
 
-// fill copies the edges of one graph, shifted by off, from position at; it returns the next
-// position.
-func (e Edges) fill(at int, src product.Edges, off int, bonds graph.Features, w int) int {
+// fill copies the edges of one graph, shifted by off, from position at, with bondRows the
+// table row of each edge of G; it returns the next position.
+func (e Edges) fill(at int, src product.Edges, off int, bondRows []int32) int {
 	for i := range src.Dst {
 		e.Src[at] = src.Src[i] + int32(off)
 		e.Dst[at] = src.Dst[i] + int32(off)
-		if b := int(src.Bond[i]); w > 0 && b >= 0 {
-			copy(e.Bond[at*w:(at+1)*w], bonds.Ints[b*w:(b+1)*w])
+		if b := src.Bond[i]; b >= 0 {
+			e.Bond[at] = bondRows[b]
 		}
 		at++
 	}

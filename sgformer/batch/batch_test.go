@@ -104,14 +104,23 @@ func TestBuild(t *testing.T) {
 			if b.NodeGraph[e.Src[i]] != b.NodeGraph[e.Dst[i]] {
 				t.Fatalf("edge %d joins graphs %d and %d", i, b.NodeGraph[e.Src[i]], b.NodeGraph[e.Dst[i]])
 			}
-			if pad := b.NodeGraph[e.Dst[i]] == 3; pad != (e.Bond[i] == 0) || pad && (e.Src[i] != int32(b.Nodes-1) || e.Dst[i] != e.Src[i]) {
-				t.Fatalf("edge %d: %d ← %d bond %d", i, e.Dst[i], e.Src[i], e.Bond[i])
+			if pad := b.NodeGraph[e.Dst[i]] == 3; pad && (e.Bond[i] != 0 || e.Src[i] != int32(b.Nodes-1) || e.Dst[i] != e.Src[i]) {
+				t.Fatalf("padding edge %d: %d ← %d bond %d", i, e.Dst[i], e.Src[i], e.Bond[i])
 			}
 		}
 	}
 	p0 := exs[0].Item.Product
 	if !slices.Equal(b.Internal.Src[:p0.Internal.Len()], p0.Internal.Src) {
 		t.Fatal("internal edges of graph 0 not copied in order")
+	}
+	// Bonds are rows of the table of distinct bond types: graph 0's bonds are 1, 2, 3.
+	if b.BondTypes != 8 || b.BondWidth != 1 || len(b.Bonds) != 8 {
+		t.Fatalf("bond table %v (%d rows)", b.Bonds, b.BondTypes)
+	}
+	for j := range p0.Internal.Len() {
+		if got, want := b.Bonds[b.Internal.Bond[j]], exs[0].Graph.EdgeFeatures.Ints[p0.Internal.Bond[j]]; got != want {
+			t.Fatalf("internal edge %d of graph 0 carries bond %d, want %d", j, got, want)
+		}
 	}
 }
 
@@ -165,7 +174,7 @@ func TestBuildOriginal(t *testing.T) {
 		}
 	}
 	// Graph 1 (offset 4) has the edge (0,1) with bond 1, listed from both ends.
-	if b.Internal.Dst[6] != 4 || b.Internal.Src[6] != 5 || b.Internal.Bond[6] != 1 {
+	if b.Internal.Dst[6] != 4 || b.Internal.Src[6] != 5 || b.Bonds[b.Internal.Bond[6]] != 1 {
 		t.Fatalf("edge 6: %d ← %d bond %d", b.Internal.Dst[6], b.Internal.Src[6], b.Internal.Bond[6])
 	}
 }

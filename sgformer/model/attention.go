@@ -62,26 +62,28 @@ func attention(ctx *context.Context, spec Spec, c Config, x *Node, conn connecti
 	return Add(Reshape(out, n, heads*perHead), InsertAxes(bias, 0))
 }
 
-// bondScoresOf embeds bond features [rows, F] and maps them through the attention's edge
-// projection and score: [rows, H].
-func bondScoresOf(ctx *context.Context, bonds *Node, spec Spec, c Config, score func(*Node) *Node, heads, perHead int) *Node {
-	emb := bondEmbedding(ctx, bonds, spec, c.Hidden, c)
+// bondScoresOf embeds the bond table [K, F] and maps it through the attention's edge
+// projection and score, a_edgeᵀ W_e e, then gathers the score of each bond: rows [..., 1]
+// index the table, the result is [..., H]. Working on the K distinct bonds rather than on
+// every product edge is the same computation, hundreds of thousands of times smaller.
+func bondScoresOf(ctx *context.Context, table, rows *Node, spec Spec, c Config, score func(*Node) *Node, heads, perHead int) *Node {
+	emb := bondEmbedding(ctx, table, spec, c.Hidden, c)
 	if emb == nil {
 		return nil
 	}
-	rows := emb.Shape().Dimensions[0]
-	return score(Reshape(layers.Dense(ctx.In("lin_edge"), emb, false, heads*perHead), rows, heads, perHead))
+	k := emb.Shape().Dimensions[0]
+	return Gather(score(Reshape(layers.Dense(ctx.In("lin_edge"), emb, false, heads*perHead), k, heads, perHead)), rows)
 }
 
 // edgeList is a connectivity of the sparse layout: messages dst ← src ([E, 1] indices) with
-// bond features [E, F], among n nodes.
+// their bonds ([E, 1] rows of the bond table [K, F]), among n nodes.
 type edgeList struct {
-	src, dst, bonds *Node
-	n               int
+	src, dst, bonds, table *Node
+	n                      int
 }
 
 func (e edgeList) bondScores(ctx *context.Context, spec Spec, c Config, score func(*Node) *Node, heads, perHead int) (bond, loop *Node) {
-	bond = bondScoresOf(ctx, e.bonds, spec, c, score, heads, perHead) // [E, H]
+	bond = bondScoresOf(ctx, e.table, e.bonds, spec, c, score, heads, perHead) // [E, H]
 	if bond == nil {
 		return nil, nil
 	}
@@ -108,26 +110,27 @@ func (e edgeList) aggregate(logits, loop, v *Node) *Node {
 	expLoop := Exp(Sub(loop, m))
 	denom := Add(ScatterSum(ZerosLike(loop), e.dst, expEdges, false, false), expLoop)
 	alpha, alphaLoop := Div(expEdges, Gather(denom, e.dst)), Div(expLoop, denom)
-	messages := Mul(Gather(v, e.src), InsertAxes(alpha, -1)) // [E, H, C]
-	return ScatterSum(Mul(v, InsertAxes(alphaLoop, -1)), e.dst, messages, false, false)
+	values := Gather(v, e.src)
+	messages := Mul(values, like(InsertAxes(alpha, -1), values)) // [E, H, C]
+	return ScatterSum(Mul(v, like(InsertAxes(alphaLoop, -1), v)), e.dst, messages, false, false)
 }
 
 // grid is a connectivity of the dense layout: the product nodes of graph b on a padded
-// m × m grid (node b·m² + s·m + v), and each graph's adjacency A [B, m, m] and bond features
-// [B, m, m, F]. Internal attention aggregates along v with A[v, w]; external along s with
+// m × m grid (node b·m² + s·m + v), each graph's adjacency A [B, m, m] and its bonds [B, m, m]
+// (rows of the bond table [K, F]). Internal attention aggregates along v with A[v, w]; external along s with
 // A[s, t], which is internal attention on the grid transposed to (v, s). Messages are the
 // [B, r, i, j] pairs "node (r, i) receives from (r, j)" with r the fixed coordinate; the mask
 // A[i, j]·valid(r, j) keeps exactly the edges of the sparse layout, sampling included.
 type grid struct {
-	adj, bonds, valid *Node // [B, m, m], [B, m, m, F], [B, m, m] (node mask, by (s, v))
-	b, m              int
-	external          bool
+	adj, bonds, table, valid *Node // [B, m, m], [B, m, m], [K, F], [B, m, m] (node mask, by (s, v))
+	b, m                     int
+	external                 bool
 }
 
 func newGrid(in Inputs, dt dtypes.DType, external bool) grid {
 	d := in.Adjacency.Shape().Dimensions
 	valid := Reshape(ConvertDType(in.NodeMask, dt), d[0], d[1], d[2])
-	return grid{adj: ConvertDType(in.Adjacency, dt), bonds: in.BondGrid, valid: valid, b: d[0], m: d[1], external: external}
+	return grid{adj: ConvertDType(in.Adjacency, dt), bonds: in.BondGrid, table: in.BondTable, valid: valid, b: d[0], m: d[1], external: external}
 }
 
 // toGrid reshapes per-node values [N, ...] to [B, r, i, ...] (r = s internally, v externally).
@@ -168,13 +171,12 @@ func (gr grid) mask() *Node {
 }
 
 func (gr grid) bondScores(ctx *context.Context, spec Spec, c Config, score func(*Node) *Node, heads, perHead int) (bond, loop *Node) {
-	f := gr.bonds.Shape().Dimensions[3]
-	flat := bondScoresOf(ctx, Reshape(gr.bonds, gr.b*gr.m*gr.m, f), spec, c, score, heads, perHead)
+	flat := bondScoresOf(ctx, gr.table, Reshape(gr.bonds, gr.b*gr.m*gr.m, 1), spec, c, score, heads, perHead)
 	if flat == nil {
 		return nil, nil
 	}
 	bond = Reshape(flat, gr.b, gr.m, gr.m, heads) // score of bond (i, j) of graph b
-	mask := InsertAxes(gr.mask(), -1)             // [B, r, i, j, 1]
+	mask := InsertAxes(gr.mask(), -1) // [B, r, i, j, 1]
 	sum := ReduceSum(Mul(InsertAxes(bond, 1), mask), 3)
 	count := MaxScalar(ReduceSum(mask, 3), 1)
 	return bond, gr.fromGrid(Div(sum, count))
@@ -188,12 +190,16 @@ func (gr grid) logits(src, dst, bond *Node) *Node {
 	return l
 }
 
+// aggregate is a masked softmax over j and the self loop. The shift that keeps exp in range
+// is the maximum over all j of the grid, masked or not: any shift gives the same softmax, and
+// the logits of padding columns are finite and of the same scale (padding rows are zeroed),
+// so this saves the n³-sized select a masked maximum would need.
 func (gr grid) aggregate(logits, loop, v *Node) *Node {
 	present := gr.mask()                       // [B, r, i, j]
 	loopG, vG := gr.toGrid(loop), gr.toGrid(v) // [B, r, i, H], [B, r, j, H, C]
-	lowest := AddScalar(ZerosLike(logits), -1e30)
-	m := StopGradient(Max(ReduceMax(Where(GreaterThan(present, ZerosLike(present)), logits, lowest), 3), loopG))
-	expEdges := Mul(Exp(Sub(logits, InsertAxes(m, 3))), InsertAxes(present, -1)) // [B, r, i, j, H]
+	m := StopGradient(Max(ReduceMax(logits, 3), loopG))
+	shifted := Exp(Sub(logits, like(InsertAxes(m, 3), logits)))
+	expEdges := Mul(shifted, like(InsertAxes(present, -1), shifted)) // [B, r, i, j, H]
 	expLoop := Exp(Sub(loopG, m))
 	denom := Add(ReduceSum(expEdges, 3), expLoop) // [B, r, i, H]
 	// Σ_j e[b, r, i, j, h]·v[b, r, j, h, c]: batch (b, r, h), contract j → [B, r, H, i, C].

@@ -22,8 +22,8 @@ func sswlPlus(ctx *context.Context, spec Spec, c Config, in Inputs) *Node {
 	x = Add(x, layers.Embedding(ctx.In("input").In("marking"), in.Marks, c.DType, c.MaxDistance+2, c.Hidden))
 	for l := range c.Layers {
 		lc := ctx.In(fmt.Sprintf("layer_%d", l))
-		internal := ginAggregate(lc.In("internal"), spec, c, x, in.IntSrc, in.IntDst, in.IntBond, mask)
-		external := ginAggregate(lc.In("external"), spec, c, x, in.ExtSrc, in.ExtDst, in.ExtBond, mask)
+		internal := ginAggregate(lc.In("internal"), spec, c, x, in.IntSrc, in.IntDst, in.IntBond, in.BondTable, mask)
+		external := ginAggregate(lc.In("external"), spec, c, x, in.ExtSrc, in.ExtDst, in.ExtBond, in.BondTable, mask)
 		pointMsg := Mul(Gather(x, in.PointSrc), InsertAxes(ConvertDType(in.PointMask, c.DType), -1))
 		point := mlp(lc.In("point"), Add(Add(x, Mul(epsilon(lc.In("point"), x), x)), pointMsg), mask, c.Hidden, c.Hidden)
 		z := activations.Relu(maskedBatchNorm(lc, Add(Add(internal, external), point), mask))
@@ -37,11 +37,12 @@ func sswlPlus(ctx *context.Context, spec Spec, c Config, in Inputs) *Node {
 	return activations.Relu(maskedBatchNorm(gc, mlp(gc, h, mask, c.Hidden, c.Hidden), mask))
 }
 
-// ginAggregate is one GINE aggregation: MLP((1 + ε) x_i + Σ_{j → i} ReLU(x_j + bond_ji)).
-func ginAggregate(ctx *context.Context, spec Spec, c Config, x, src, dst, bonds, mask *Node) *Node {
+// ginAggregate is one GINE aggregation: MLP((1 + ε) x_i + Σ_{j → i} ReLU(x_j + bond_ji)), with
+// bonds [E, 1] rows of the bond table [K, F].
+func ginAggregate(ctx *context.Context, spec Spec, c Config, x, src, dst, bonds, table, mask *Node) *Node {
 	msg := Gather(x, src)
-	if b := bondEmbedding(ctx, bonds, spec, c.Hidden, c); b != nil {
-		msg = Add(msg, b)
+	if b := bondEmbedding(ctx, table, spec, c.Hidden, c); b != nil {
+		msg = Add(msg, Gather(b, bonds))
 	}
 	sum := ScatterSum(ZerosLike(x), dst, activations.Relu(msg), false, false)
 	return mlp(ctx, Add(Add(x, Mul(epsilon(ctx, x), x)), sum), mask, c.Hidden, c.Hidden)
@@ -54,7 +55,7 @@ func gin(ctx *context.Context, spec Spec, c Config, in Inputs) *Node {
 	x := featureEmbedding(ctx.In("input").In("atom"), in.NodeFeatures, spec.NodeVocab, c.Hidden, c)
 	for l := range c.Layers {
 		lc := ctx.In(fmt.Sprintf("layer_%d", l))
-		z := activations.Relu(maskedBatchNorm(lc, ginAggregate(lc, spec, c, x, in.IntSrc, in.IntDst, in.IntBond, mask), mask))
+		z := activations.Relu(maskedBatchNorm(lc, ginAggregate(lc, spec, c, x, in.IntSrc, in.IntDst, in.IntBond, in.BondTable, mask), mask))
 		x = dropout(lc, z, c)
 	}
 	return x

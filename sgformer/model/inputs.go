@@ -15,24 +15,27 @@ type Inputs struct {
 	// [N, 1], subgraph [N, 1] and point-source [N, 1] indices, and real-node and point masks
 	// [N].
 	NodeFeatures, Marks, PE, NodeGraph, NodeSubgraph, PointSrc, NodeMask, PointMask *Node
-	// Internal and external edges: sources and destinations [E, 1], bond features [E, F].
+	// Internal and external edges: sources, destinations and bonds (rows of BondTable), each
+	// [E, 1].
 	IntSrc, IntDst, IntBond, ExtSrc, ExtDst, ExtBond *Node
+	// BondTable holds the distinct bond-feature tuples of the batch [K, F].
+	BondTable *Node
 	// Per graph slot (the last one is padding): n and the number of product nodes, [B+1].
 	GraphN, GraphNodes *Node
-	// Dense layout only: the adjacency of each graph [B, m, m] and its bond features
-	// [B, m, m, F] (one-element placeholders in the sparse layout).
+	// Dense layout only: the adjacency of each graph [B, m, m] and the BondTable row of each of
+	// its bonds [B, m, m] (one-element placeholders in the sparse layout).
 	Adjacency, BondGrid *Node
 }
 
 func inputsFrom(nodes []*Node) (Inputs, error) {
-	if len(nodes) != 18 {
-		return Inputs{}, fmt.Errorf("model: %d inputs, want 18 (see model.Tensors)", len(nodes))
+	if len(nodes) != 19 {
+		return Inputs{}, fmt.Errorf("model: %d inputs, want 19 (see model.Tensors)", len(nodes))
 	}
 	return Inputs{
 		NodeFeatures: nodes[0], Marks: nodes[1], PE: nodes[2], NodeGraph: nodes[3], NodeSubgraph: nodes[4],
 		PointSrc: nodes[5], NodeMask: nodes[6], PointMask: nodes[7],
 		IntSrc: nodes[8], IntDst: nodes[9], IntBond: nodes[10], ExtSrc: nodes[11], ExtDst: nodes[12], ExtBond: nodes[13],
-		GraphN: nodes[14], GraphNodes: nodes[15], Adjacency: nodes[16], BondGrid: nodes[17],
+		GraphN: nodes[14], GraphNodes: nodes[15], BondTable: nodes[16], Adjacency: nodes[17], BondGrid: nodes[18],
 	}, nil
 }
 
@@ -49,10 +52,8 @@ func Tensors(b *batch.Batch, spec Spec) (inputs, labels []*tensors.Tensor, err e
 	if err := checkVocab("node feature", b.NodeFeatures, spec.NodeVocab); err != nil {
 		return nil, nil, err
 	}
-	for _, e := range []batch.Edges{b.Internal, b.External} {
-		if err := checkVocab("bond feature", e.Bond, spec.EdgeVocab); err != nil {
-			return nil, nil, err
-		}
+	if err := checkVocab("bond feature", b.Bonds, spec.EdgeVocab); err != nil {
+		return nil, nil, err
 	}
 	n := b.Nodes
 	pe, k := b.PE, len(b.PE)/n
@@ -60,14 +61,10 @@ func Tensors(b *batch.Batch, spec Spec) (inputs, labels []*tensors.Tensor, err e
 		pe, k = make([]float32, n), 1
 	}
 	edges := func(e batch.Edges) []*tensors.Tensor {
-		bond, w := e.Bond, b.BondWidth
-		if w == 0 {
-			bond, w = make([]int32, e.Len()), 1
-		}
 		return []*tensors.Tensor{
 			tensors.FromFlatDataAndDimensions(e.Src, e.Len(), 1),
 			tensors.FromFlatDataAndDimensions(e.Dst, e.Len(), 1),
-			tensors.FromFlatDataAndDimensions(bond, e.Len(), w),
+			tensors.FromFlatDataAndDimensions(e.Bond, e.Len(), 1),
 		}
 	}
 	inputs = []*tensors.Tensor{
@@ -82,22 +79,23 @@ func Tensors(b *batch.Batch, spec Spec) (inputs, labels []*tensors.Tensor, err e
 	}
 	inputs = append(inputs, edges(b.Internal)...)
 	inputs = append(inputs, edges(b.External)...)
+	table, w := b.Bonds, b.BondWidth
+	if w == 0 {
+		table, w = make([]int32, b.BondTypes), 1
+	}
 	inputs = append(inputs,
 		tensors.FromFlatDataAndDimensions(b.GraphN, b.Graphs+1),
-		tensors.FromFlatDataAndDimensions(b.GraphNodes, b.Graphs+1))
+		tensors.FromFlatDataAndDimensions(b.GraphNodes, b.Graphs+1),
+		tensors.FromFlatDataAndDimensions(table, b.BondTypes, w))
 	if b.GridSize > 0 {
-		m, w := b.GridSize, max(b.BondWidth, 1)
-		grid := b.BondGrid
-		if b.BondWidth == 0 {
-			grid = make([]int32, b.Graphs*m*m)
-		}
+		m := b.GridSize
 		inputs = append(inputs,
 			tensors.FromFlatDataAndDimensions(b.Adjacency, b.Graphs, m, m),
-			tensors.FromFlatDataAndDimensions(grid, b.Graphs, m, m, w))
+			tensors.FromFlatDataAndDimensions(b.BondGrid, b.Graphs, m, m))
 	} else {
 		inputs = append(inputs,
 			tensors.FromFlatDataAndDimensions([]float32{0}, 1, 1, 1),
-			tensors.FromFlatDataAndDimensions(make([]int32, max(b.BondWidth, 1)), 1, 1, 1, max(b.BondWidth, 1)))
+			tensors.FromFlatDataAndDimensions([]int32{0}, 1, 1, 1))
 	}
 	labels = []*tensors.Tensor{
 		tensors.FromFlatDataAndDimensions(b.Targets, b.Graphs+1, b.Tasks),

@@ -33,12 +33,13 @@ func featureEmbedding(ctx *context.Context, x *Node, vocab []int, dim int, c Con
 }
 
 // bondEmbedding is ReLU(embedding of the bond features), as the authors recompute it for each
-// layer and aggregation; nil when the data has no edge features.
-func bondEmbedding(ctx *context.Context, bonds *Node, spec Spec, dim int, c Config) *Node {
+// layer and aggregation, of the rows of the batch's bond table [K, F]: [K, dim]. It is nil
+// when the data has no edge features.
+func bondEmbedding(ctx *context.Context, table *Node, spec Spec, dim int, c Config) *Node {
 	if len(spec.EdgeVocab) == 0 {
 		return nil
 	}
-	return activations.Relu(featureEmbedding(ctx.In("bond"), bonds, spec.EdgeVocab, dim, c))
+	return activations.Relu(featureEmbedding(ctx.In("bond"), table, spec.EdgeVocab, dim, c))
 }
 
 // maskedBatchNorm is batch normalisation over the rows of x [N, D] whose mask [N] is 1: padding
@@ -58,7 +59,7 @@ func maskedBatchNorm(ctx *context.Context, x, mask *Node) *Node {
 
 	var mean, variance *Node
 	if ctx.IsTraining(g) {
-		m := InsertAxes(mask, -1)
+		m := like(InsertAxes(mask, -1), x)
 		count := MaxScalar(ReduceAllSum(mask), 1)
 		// The mean is accumulated in float64: for a feature constant over the batch (GIN on
 		// a regular graph) it is then exactly that constant, x − mean is exactly 0, and so is
@@ -67,7 +68,7 @@ func maskedBatchNorm(ctx *context.Context, x, mask *Node) *Node {
 		// blows up to an overflow a few layers down.
 		m64 := ConvertDType(m, dtypes.Float64)
 		mean = ConvertDType(Div(ReduceSum(Mul(ConvertDType(x, dtypes.Float64), m64), 0), MaxScalar(ReduceAllSum(m64), 1)), dt)
-		centred := Sub(x, InsertAxes(mean, 0))
+		centred := Sub(x, like(InsertAxes(mean, 0), x))
 		variance = Div(ReduceSum(Mul(Square(centred), m), 0), count)
 		unbiased := Mul(variance, Div(count, MaxScalar(SubScalar(count, 1), 1)))
 		runMean.SetValueGraph(StopGradient(Add(MulScalar(runMean.ValueGraph(g), 1-momentum), MulScalar(mean, momentum))))
@@ -76,11 +77,15 @@ func maskedBatchNorm(ctx *context.Context, x, mask *Node) *Node {
 		mean, variance = runMean.ValueGraph(g), runVar.ValueGraph(g)
 	}
 	scale := Div(gamma, Sqrt(AddScalar(variance, eps))) // 1/Sqrt: Rsqrt has no gradient in GoMLX
-	y := Add(Mul(Sub(x, InsertAxes(mean, 0)), InsertAxes(scale, 0)), InsertAxes(beta, 0))
+	y := Add(Mul(Sub(x, like(InsertAxes(mean, 0), x)), like(InsertAxes(scale, 0), x)), like(InsertAxes(beta, 0), x))
 	// Padding rows are set to 0: normalised with statistics they are not part of, they would
 	// grow by up to 1/√ε per layer and overflow.
-	return Mul(y, InsertAxes(mask, -1))
+	return Mul(y, like(InsertAxes(mask, -1), x))
 }
+
+// like broadcasts x to the shape of y explicitly: GoMLX's pure-Go backend runs elementwise ops
+// on equal shapes as plain loops, 1.5–2× faster than with implicit broadcasting (GOMLX.md).
+func like(x, y *Node) *Node { return BroadcastToDims(x, y.Shape().Dimensions...) }
 
 // mlp is Linear → masked BatchNorm → ReLU → Linear, the MLP of GIN-style updates, in the scope
 // "mlp".

@@ -79,7 +79,8 @@ func subgraphAttentionBlock(ctx *context.Context, spec Spec, c Config, in Inputs
 		intConn, extConn = newGrid(in, c.DType, false), newGrid(in, c.DType, true)
 	} else {
 		n := x.Shape().Dimensions[0]
-		intConn, extConn = edgeList{in.IntSrc, in.IntDst, in.IntBond, n}, edgeList{in.ExtSrc, in.ExtDst, in.ExtBond, n}
+		intConn = edgeList{in.IntSrc, in.IntDst, in.IntBond, in.BondTable, n}
+		extConn = edgeList{in.ExtSrc, in.ExtDst, in.ExtBond, in.BondTable, n}
 	}
 	internal := attention(ctx.In("internal"), spec, c, x, intConn, c.Heads, perHead)
 	external := attention(ctx.In("external"), spec, c, x, extConn, c.Heads, perHead)
@@ -95,7 +96,7 @@ func subgraphAttentionBlock(ctx *context.Context, spec Spec, c Config, in Inputs
 // pointUpdate is Eq. (6): (1 + ε) x(s,v) + x(v,v), then a Linear map (or an MLP) to out.
 func pointUpdate(ctx *context.Context, c Config, in Inputs, x *Node, out int) *Node {
 	h := Add(x, Mul(epsilon(ctx, x), x))
-	h = Add(h, Mul(Gather(x, in.PointSrc), InsertAxes(ConvertDType(in.PointMask, c.DType), -1)))
+	h = Add(h, Mul(Gather(x, in.PointSrc), like(InsertAxes(ConvertDType(in.PointMask, c.DType), -1), x)))
 	if c.PointMLP {
 		return mlp(ctx, h, ConvertDType(in.NodeMask, c.DType), c.Hidden, out)
 	}
