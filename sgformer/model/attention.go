@@ -176,7 +176,7 @@ func (gr grid) bondScores(ctx *context.Context, spec Spec, c Config, score func(
 		return nil, nil
 	}
 	bond = Reshape(flat, gr.b, gr.m, gr.m, heads) // score of bond (i, j) of graph b
-	mask := InsertAxes(gr.mask(), -1) // [B, r, i, j, 1]
+	mask := InsertAxes(gr.mask(), -1)             // [B, r, i, j, 1]
 	sum := ReduceSum(Mul(InsertAxes(bond, 1), mask), 3)
 	count := MaxScalar(ReduceSum(mask, 3), 1)
 	return bond, gr.fromGrid(Div(sum, count))
