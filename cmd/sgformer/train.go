@@ -43,7 +43,7 @@ func (d *dataFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&d.Dataset, "dataset", "synthetic", "dataset: synthetic (triangle counting on random graphs, built in), synthetic-4cycles, or zinc12k")
 	fs.StringVar(&d.DataDir, "data-dir", "", "directory holding the dataset's files (zinc12k)")
 	fs.IntVar(&d.TrainSubset, "train-subset", 0, "train on the first N graphs of the training split only (0: all)")
-	fs.IntVar(&d.Synthetic, "synthetic-graphs", 400, "number of graphs of the synthetic dataset")
+	fs.IntVar(&d.Synthetic, "synthetic-graphs", 300, "number of graphs of the synthetic dataset")
 	cache, _ := os.UserCacheDir()
 	fs.StringVar(&d.CacheDir, "cache-dir", filepath.Join(cache, "sgformer"), "directory for preprocessing caches")
 }

@@ -193,3 +193,55 @@ func TestBuildErrors(t *testing.T) {
 		t.Errorf("products: %v", err)
 	}
 }
+
+// The dense layout puts node (s, v) of graph g at g·m² + s·m + v and describes the graph by its
+// adjacency and bond rows on the grid.
+func TestBuildDense(t *testing.T) {
+	exs := examples(t)
+	b, err := batch.Build(exs, nil, batch.Options{PEK: 4, MaxDistance: 5, Dense: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := 5 // the largest graph
+	if b.GridSize != m || b.Nodes != 3*m*m || len(b.Adjacency) != 3*m*m || len(b.BondGrid) != 3*m*m {
+		t.Fatalf("grid %d, %d nodes, adjacency %d, bonds %d", b.GridSize, b.Nodes, len(b.Adjacency), len(b.BondGrid))
+	}
+	for g, ex := range exs {
+		n := ex.Graph.N()
+		for s := range m {
+			for v := range m {
+				at := g*m*m + s*m + v
+				real := s < n && v < n
+				if (b.NodeMask[at] == 1) != real {
+					t.Fatalf("graph %d cell (%d,%d): mask %v", g, s, v, b.NodeMask[at])
+				}
+				mark := int32(6) // unreachable: MaxDistance + 1
+				if real && ex.Item.Marks[s*n+v] >= 0 {
+					mark = min(ex.Item.Marks[s*n+v], 5)
+				}
+				if real && (b.NodeGraph[at] != int32(g) || b.PointSrc[at] != int32(g*m*m+v*m+v) || b.Marks[at] != mark) {
+					t.Fatalf("graph %d node (%d,%d): graph %d, point source %d, mark %d", g, s, v, b.NodeGraph[at], b.PointSrc[at], b.Marks[at])
+				}
+				if !real && b.NodeGraph[at] != 3 {
+					t.Fatalf("graph %d padding cell (%d,%d) in graph slot %d", g, s, v, b.NodeGraph[at])
+				}
+			}
+		}
+		adjacent := map[[2]int]int32{}
+		for i, e := range ex.Graph.Edges() {
+			adjacent[e], adjacent[[2]int{e[1], e[0]}] = ex.Graph.EdgeFeatures.Ints[i], ex.Graph.EdgeFeatures.Ints[i]
+		}
+		for u := range m {
+			for v := range m {
+				at := g*m*m + u*m + v
+				bond, ok := adjacent[[2]int{u, v}]
+				if (b.Adjacency[at] == 1) != ok || ok && b.Bonds[b.BondGrid[at]] != bond {
+					t.Fatalf("graph %d pair (%d,%d): adjacency %v bond %d, want %v %d", g, u, v, b.Adjacency[at], b.Bonds[b.BondGrid[at]], ok, bond)
+				}
+			}
+		}
+	}
+	if _, err := batch.Build(exs, nil, batch.Options{Dense: true, Original: true}, nil); err == nil {
+		t.Fatal("dense layout of original graphs accepted")
+	}
+}

@@ -41,7 +41,7 @@ func newContext(name string, extra map[string]any) *context.Context {
 	ctx := context.New()
 	training.Defaults(ctx)
 	ctx.SetParams(training.Recipe("synthetic"))
-	ctx.SetParams(map[string]any{model.ParamModel: name, model.ParamLayers: 2, model.ParamHidden: 24, model.ParamHeads: 2})
+	ctx.SetParams(map[string]any{model.ParamModel: name})
 	ctx.SetParams(extra)
 	return ctx
 }
