@@ -86,7 +86,11 @@ func TestTrainEvalPredict(t *testing.T) {
 		{[]string{"train", "--out", "x", "--backend", "tpu"}, 1, `unknown backend "tpu"`},
 		{[]string{"eval", "--run", t.TempDir()}, 1, "is not a run directory"},
 	} {
-		code, _, stderr := runCLI(t, "", append(tc.args, small[:4]...)...)
+		args := tc.args
+		if args[0] == "train" {
+			args = append(args, small[:4]...)
+		}
+		code, _, stderr := runCLI(t, "", args...)
 		if code != tc.code || !strings.Contains(stderr, tc.want) {
 			t.Errorf("sgformer %v: exit %d, %q; want exit %d and %q", tc.args, code, stderr, tc.code, tc.want)
 		}
