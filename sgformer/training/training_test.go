@@ -102,7 +102,7 @@ func TestOverfit(t *testing.T) {
 	task := zincTask(t, 8)
 	for _, name := range []string{model.Subgraphormer, model.SSWLPlus, model.GIN} {
 		t.Run(name, func(t *testing.T) {
-			ctx := newContext(name, map[string]any{training.ParamBatchSize: 8, training.ParamEpochs: 100,
+			ctx := newContext(name, map[string]any{training.ParamBatchSize: 8, training.ParamEpochs: 60,
 				training.ParamLearningRate: 3e-3, training.ParamSchedule: "constant", training.ParamLoss: "mse"})
 			out := t.TempDir()
 			if _, err := training.Train(ctx, task, training.Options{Out: out, Backend: be}); err != nil {
