@@ -58,7 +58,7 @@ func Recipe(dataset string) map[string]any {
 	case "synthetic", "synthetic-triangles", "synthetic-4cycles":
 		return map[string]any{
 			model.ParamLayers: 2, model.ParamHidden: 24, model.ParamHeads: 2, model.ParamPEK: 4,
-			ParamBatchSize: 32, ParamEpochs: 15, ParamLearningRate: 2e-3, ParamPlateauPatience: 4,
+			ParamBatchSize: 32, ParamEpochs: 40, ParamLearningRate: 2e-3, ParamPlateauPatience: 5,
 		}
 	}
 	return nil
