@@ -3,6 +3,7 @@ package training_test
 import (
 	"testing"
 
+	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/core/graph"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 	"github.com/gomlx/gomlx/pkg/ml/train"
@@ -40,19 +41,26 @@ func zincBatch(b *testing.B, execution string) (*batch.Batch, model.Spec) {
 	return bt, model.Spec{NodeVocab: ds.NodeVocab, EdgeVocab: ds.EdgeVocab, Tasks: 1}
 }
 
+// benchSetup returns the batch, the backend ($GOMLX_BACKEND, else the pure-Go one) and a
+// context with the ZINC recipe and the given execution.
+func benchSetup(b *testing.B, execution string) (*batch.Batch, model.Spec, backends.Backend, *context.Context) {
+	bt, spec := zincBatch(b, execution)
+	be, err := backend.New("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.New()
+	training.Defaults(ctx)
+	ctx.SetParam(model.ParamExecution, execution)
+	return bt, spec, be, ctx
+}
+
 // BenchmarkZINCTrainStep is one training step (forward, backward, Adam) of Subgraphormer with
 // the ZINC recipe on a batch of 128 ZINC-12k molecules, per execution.
 func BenchmarkZINCTrainStep(b *testing.B) {
 	for _, execution := range []string{model.Sparse, model.Dense} {
 		b.Run(execution, func(b *testing.B) {
-			bt, spec := zincBatch(b, execution)
-			be, err := backend.New("")
-			if err != nil {
-				b.Fatal(err)
-			}
-			ctx := context.New()
-			training.Defaults(ctx)
-			ctx.SetParam(model.ParamExecution, execution)
+			bt, spec, be, ctx := benchSetup(b, execution)
 			trainer := train.NewTrainer(be, ctx, model.New(spec), model.L1Loss, optimizers.Adam().Done(), nil, nil)
 			inputs, labels, err := model.Tensors(bt, spec)
 			if err != nil {
@@ -76,14 +84,7 @@ func BenchmarkZINCTrainStep(b *testing.B) {
 func BenchmarkZINCInference(b *testing.B) {
 	for _, execution := range []string{model.Sparse, model.Dense} {
 		b.Run(execution, func(b *testing.B) {
-			bt, spec := zincBatch(b, execution)
-			be, err := backend.New("")
-			if err != nil {
-				b.Fatal(err)
-			}
-			ctx := context.New()
-			training.Defaults(ctx)
-			ctx.SetParam(model.ParamExecution, execution)
+			bt, spec, be, ctx := benchSetup(b, execution)
 			fn := model.New(spec)
 			exec, err := context.NewExec(be, ctx, func(ctx *context.Context, nodes []*graph.Node) *graph.Node {
 				ctx.SetTraining(nodes[0].Graph(), false)
