@@ -14,15 +14,19 @@ type Metric struct {
 	Compute        func(pred, target [][]float64) (float64, error)
 }
 
-// ByName returns the metric called name ("mae" or "rmse").
+// ByName returns the metric called name: "mae", "rmse", "rocauc" or "ap".
 func ByName(name string) (Metric, error) {
 	switch name {
 	case "mae":
 		return Metric{"mae", false, MAE}, nil
 	case "rmse":
 		return Metric{"rmse", false, RMSE}, nil
+	case "rocauc":
+		return Metric{"rocauc", true, ROCAUC}, nil
+	case "ap":
+		return Metric{"ap", true, AveragePrecision}, nil
 	}
-	return Metric{}, fmt.Errorf("metrics: unknown metric %q (want mae or rmse)", name)
+	return Metric{}, fmt.Errorf("metrics: unknown metric %q (want mae, rmse, rocauc or ap)", name)
 }
 
 // Better reports whether value a is better than b under m (NaN is never better).

@@ -29,4 +29,9 @@ func TestRegressionMetrics(t *testing.T) {
 	if _, err := ByName("auc"); err == nil {
 		t.Error("unknown metric accepted")
 	}
+	for _, name := range []string{"rocauc", "ap"} {
+		if m, err := ByName(name); err != nil || !m.HigherIsBetter || !m.Better(0.9, 0.8) {
+			t.Errorf("%s: %+v, %v", name, m, err)
+		}
+	}
 }

@@ -25,7 +25,7 @@ const (
 	ParamSeed            = "seed"
 	ParamBucket          = "bucket"       // growth factor between padded batch sizes
 	ParamSignFlip        = "pe_sign_flip" // random PE sign flips in training
-	ParamMetric          = "metric"       // "mae" or "rmse"
+	ParamMetric          = "metric"       // "mae", "rmse", "rocauc" or "ap"
 )
 
 // Defaults sets the model's defaults and the paper's ZINC training recipe (REFERENCE.md):
