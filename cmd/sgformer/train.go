@@ -32,7 +32,8 @@ type dataFlags struct {
 	TrainSubset int    `json:"train_subset,omitempty"`
 	Synthetic   int    `json:"synthetic_graphs,omitempty"`
 	CacheDir    string `json:"-"`
-	// Spec is filled in when the data is loaded.
+	// PEK and Spec are filled in when the data is loaded.
+	PEK  int        `json:"pe_k"`
 	Spec model.Spec `json:"spec"`
 }
 
@@ -82,6 +83,7 @@ func (d *dataFlags) load(k int, mode preprocess.Mode, log io.Writer) (*training.
 	if d.TrainSubset > 0 && d.TrainSubset < len(train) {
 		train = train[:d.TrainSubset]
 	}
+	d.PEK = k
 	d.Spec = model.Spec{NodeVocab: ds.NodeVocab, EdgeVocab: ds.EdgeVocab, Tasks: ds.Tasks}
 	return training.NewTask(ds.Name, ds.Graphs, items, ds.Labels, d.Spec, train, ds.Split.Valid, ds.Split.Test)
 }
@@ -226,17 +228,15 @@ func runTraining(ctx *context.Context, d *dataFlags, out string, resume bool, ep
 	if err != nil {
 		return nil, err
 	}
-	c, err := model.ReadConfig(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if resume {
-		// The PE size is the checkpoint's: peek at the run's configuration.
-		if c.PEK, err = runPEK(out); err != nil {
+	k := d.PEK // on resume, the run's (from its run file)
+	if !resume {
+		c, err := model.ReadConfig(ctx)
+		if err != nil {
 			return nil, err
 		}
+		k = c.PEK
 	}
-	task, err := d.load(c.PEK, preprocess.Exact, io.err)
+	task, err := d.load(k, preprocess.Exact, io.err)
 	if err != nil {
 		return nil, err
 	}
@@ -250,16 +250,6 @@ func runTraining(ctx *context.Context, d *dataFlags, out string, resume bool, ep
 		}
 	}
 	return training.Train(ctx, task, training.Options{Out: out, Backend: be, Resume: resume, Epochs: epochs, Progress: io.err, Log: io.err})
-}
-
-// runPEK reads the PE size of the run in dir from its stored configuration.
-func runPEK(dir string) (int, error) {
-	ctx := context.New()
-	if _, err := training.Load(ctx, dir); err != nil {
-		return 0, err
-	}
-	c, err := model.ReadConfig(ctx)
-	return c.PEK, err
 }
 
 // peekFlag returns the value of --name in args (before parsing), or def.

@@ -112,21 +112,24 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 	}
 	first := examples[0]
 	b := &Batch{Graphs: len(examples), NodeWidth: first.Graph.NodeFeatures.Width, BondWidth: first.Graph.EdgeFeatures.Width, Tasks: len(first.Target)}
-	if opt.Original && products != nil {
+	switch {
+	case opt.Original && products != nil:
 		return nil, fmt.Errorf("batch: sampled product graphs given for a batch of original graphs")
+	case opt.Dense && opt.Original:
+		return nil, fmt.Errorf("batch: the dense layout is for product graphs, not original graphs")
 	}
-	productOf := func(i int) *product.Graph {
-		switch {
-		case opt.Original:
-			return originalGraph(examples[i].Graph)
-		case products != nil:
-			return products[i]
-		}
-		return examples[i].Item.Product
-	}
+	graphs := make([]*product.Graph, len(examples)) // the product graph each example contributes
 	nodes, internal, external := 0, 0, 0
 	for i, ex := range examples {
-		p := productOf(i)
+		switch {
+		case opt.Original:
+			graphs[i] = originalGraph(ex.Graph)
+		case products != nil:
+			graphs[i] = products[i]
+		default:
+			graphs[i] = ex.Item.Product
+		}
+		p := graphs[i]
 		if ex.Graph.NodeFeatures.Width != b.NodeWidth || ex.Graph.NodeFeatures.Ints == nil && b.NodeWidth > 0 {
 			return nil, fmt.Errorf("batch: example %d: node features of width %d (integers), want %d", i, ex.Graph.NodeFeatures.Width, b.NodeWidth)
 		}
@@ -142,9 +145,6 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 		nodes += p.NumNodes()
 		internal += p.Internal.Len()
 		external += p.External.Len()
-	}
-	if opt.Dense && opt.Original {
-		return nil, fmt.Errorf("batch: the dense layout is for product graphs, not original graphs")
 	}
 	b.Nodes = bucket(nodes+1, opt.Bucket)
 	nInt, nExt := bucket(internal, opt.Bucket), bucket(external, opt.Bucket)
@@ -178,7 +178,7 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 
 	off, ei, ee, subgraphs := 0, 0, 0, int32(0)
 	for g, ex := range examples {
-		p := productOf(g)
+		p := graphs[g]
 		n := p.N
 		var full []float32
 		if !opt.Original {
