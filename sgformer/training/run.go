@@ -1,6 +1,7 @@
 package training
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -49,6 +50,9 @@ type Options struct {
 	// Progress receives a progress bar (rate and ETA over the whole run); Log one line per
 	// epoch. Either may be nil.
 	Progress, Log io.Writer
+	// OnEpoch, if not nil, is called with each epoch's record once it is written (e.g. to
+	// redraw a live training curve).
+	OnEpoch func(Record)
 }
 
 // Record is one line of MetricsFile.
@@ -231,6 +235,9 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 		if err := writeJSONAtomic(filepath.Join(opt.Out, SummaryFile), sum); err != nil {
 			return nil, err
 		}
+		if opt.OnEpoch != nil {
+			opt.OnEpoch(rec)
+		}
 		if opt.Log != nil {
 			fmt.Fprintf(opt.Log, "epoch %d/%d  train_loss %.4f  val %s %.4f  test %.4f  lr %.2g  %.1fs  (best val %.4f at epoch %d, test %.4f)\n",
 				epoch, epochs, rec.TrainLoss, metric.Name, valid, test, rec.LR, rec.Seconds, st.BestValid, st.BestEpoch, st.TestAtBest)
@@ -387,6 +394,29 @@ func load(ctx *context.Context, dir string, st *state) error {
 		}
 	}
 	return nil
+}
+
+// ReadRecords reads a run's MetricsFile (JSON lines, one Record per epoch). Errors name the
+// file and line.
+func ReadRecords(path string) ([]Record, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var recs []Record
+	for i, line := range bytes.Split(raw, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var rec Record
+		dec := json.NewDecoder(bytes.NewReader(line))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&rec); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
+		}
+		recs = append(recs, rec)
+	}
+	return recs, nil
 }
 
 func appendRecord(path string, rec Record) error {

@@ -1,11 +1,9 @@
 package training_test
 
 import (
-	"bufio"
-	"encoding/json"
 	"math"
-	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -47,21 +45,12 @@ func newContext(name string, extra map[string]any) *context.Context {
 }
 
 func readRecords(t *testing.T, path string) []training.Record {
-	f, err := os.Open(path)
+	t.Helper()
+	recs, err := training.ReadRecords(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var out []training.Record
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var r training.Record
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, r)
-	}
-	return out
+	return recs
 }
 
 func TestParamNames(t *testing.T) {
@@ -105,10 +94,14 @@ func TestOverfit(t *testing.T) {
 			ctx := newContext(name, map[string]any{training.ParamBatchSize: 8, training.ParamEpochs: 60,
 				training.ParamLearningRate: 3e-3, training.ParamSchedule: "constant", training.ParamLoss: "mse"})
 			out := t.TempDir()
-			if _, err := training.Train(ctx, task, training.Options{Out: out, Backend: be}); err != nil {
+			var seen []training.Record
+			if _, err := training.Train(ctx, task, training.Options{Out: out, Backend: be, OnEpoch: func(r training.Record) { seen = append(seen, r) }}); err != nil {
 				t.Fatal(err)
 			}
 			recs := readRecords(t, filepath.Join(out, training.MetricsFile))
+			if !reflect.DeepEqual(seen, recs) {
+				t.Fatalf("OnEpoch saw %v, %s holds %v", seen, training.MetricsFile, recs)
+			}
 			first, last := recs[0].TrainLoss, recs[len(recs)-1].TrainLoss
 			t.Logf("%s: training loss %.4g → %.4g (%.0f×)", name, first, last, first/last)
 			if first/last < 10 {
