@@ -212,6 +212,12 @@ func readZINCSplit(path string, graphs int) (Split, error) {
 		return Split{}, fmt.Errorf(`%s: want [{"test": [...], "model_selection": [{"train": [...], "validation": [...]}]}]`, name)
 	}
 	s := Split{Train: *doc[0].ModelSelection[0].Train, Valid: *doc[0].ModelSelection[0].Validation, Test: *doc[0].Test}
+	return s, s.check(name, graphs)
+}
+
+// check verifies that the split's indices lie in [0, graphs) and the three parts are
+// disjoint; errors are prefixed with name.
+func (s Split) check(name string, graphs int) error {
 	seen := make(map[int]string, graphs)
 	for _, part := range []struct {
 		name string
@@ -219,18 +225,18 @@ func readZINCSplit(path string, graphs int) (Split, error) {
 	}{{"train", s.Train}, {"validation", s.Valid}, {"test", s.Test}} {
 		for _, id := range part.ids {
 			if id < 0 || id >= graphs {
-				return Split{}, fmt.Errorf("%s: %s graph %d outside [0, %d)", name, part.name, id, graphs)
+				return fmt.Errorf("%s: %s graph %d outside [0, %d)", name, part.name, id, graphs)
 			}
 			if prev, dup := seen[id]; dup {
-				return Split{}, fmt.Errorf("%s: graph %d in both %s and %s", name, id, prev, part.name)
+				return fmt.Errorf("%s: graph %d in both %s and %s", name, id, prev, part.name)
 			}
 			seen[id] = part.name
 		}
 	}
-	return s, nil
+	return nil
 }
 
-// table is a whitespace-separated text file read into rows.
+// table is a text file read into rows.
 type table struct {
 	name string
 	rows []row
@@ -266,9 +272,15 @@ func (r row) ints3() (a, b, c int, err error) {
 	return
 }
 
-// readRows reads a text table whose lines have exactly width fields (the columns named by
-// header, for error messages), skipping blank lines.
+// readRows reads a whitespace-separated text table whose lines have exactly width fields (the
+// columns named by header, for error messages), skipping blank lines.
 func readRows(path, header string, width int) (*table, error) {
+	return readTable(path, header, width, strings.Fields)
+}
+
+// readTable reads a text table whose lines, split into fields by split, have exactly width
+// fields (any number if width is 0), skipping blank lines.
+func readTable(path, header string, width int, split func(string) []string) (*table, error) {
 	raw, name, err := readFile(path)
 	if err != nil {
 		return nil, err
@@ -276,12 +288,12 @@ func readRows(path, header string, width int) (*table, error) {
 	t := &table{name: name}
 	sc := bufio.NewScanner(bytes.NewReader(raw))
 	for line := 1; sc.Scan(); line++ {
-		fields := strings.Fields(sc.Text())
-		if len(fields) == 0 {
+		if strings.TrimSpace(sc.Text()) == "" {
 			continue
 		}
+		fields := split(sc.Text())
 		r := row{file: name, line: line, fields: fields}
-		if len(fields) != width {
+		if width > 0 && len(fields) != width {
 			return nil, r.errorf("want %d fields (%s), got %d", width, header, len(fields))
 		}
 		t.rows = append(t.rows, r)

@@ -157,6 +157,20 @@ func TestBuildSampledAndFlipped(t *testing.T) {
 	if slices.Equal(b.PE, plain.PE) {
 		t.Fatal("no sign flipped")
 	}
+	// The PE is the full graph's (computed before sampling): each kept node (s, v) carries the
+	// row of (s, v) in the full bag.
+	full, _ := batch.Build(exs, nil, batch.Options{PEK: 4, MaxDistance: 5}, nil)
+	at, fullOff := 0, 0
+	for g, ex := range exs {
+		for _, sv := range products[g].Nodes {
+			row, fullRow := plain.PE[at*4:(at+1)*4], full.PE[(fullOff+int(sv))*4:(fullOff+int(sv)+1)*4]
+			if !slices.Equal(row, fullRow) {
+				t.Fatalf("graph %d, product node %d: sampled PE %v, full PE %v", g, sv, row, fullRow)
+			}
+			at++
+		}
+		fullOff += ex.Graph.N() * ex.Graph.N()
+	}
 }
 
 func TestBuildOriginal(t *testing.T) {

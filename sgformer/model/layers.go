@@ -105,16 +105,17 @@ func dropout(ctx *context.Context, x *Node, c Config) *Node {
 }
 
 // pool reduces node representations [N, D] to one row per graph slot [B+1, D] (Eq. 7 and its
-// mean variant): the sum over the graph's product nodes, divided by n (SubgraphMean: sum per
-// subgraph, averaged over the n subgraphs), by the number of product nodes (Mean), or not
-// divided (Sum).
+// mean variant): the sum over the graph's product nodes, divided by the number of subgraphs
+// kept (SubgraphMean: sum per subgraph, averaged over subgraphs; n for the full bag), by the
+// number of product nodes kept (Mean), or not divided (Sum). Under sampling only kept rows
+// count, and all of them (unlike the reference code's mean pooling, REFERENCE.md).
 func pool(x *Node, in Inputs, c Config) *Node {
 	g := x.Graph()
 	slots := in.GraphN.Shape().Dimensions[0]
 	sum := ScatterSum(Zeros(g, shapes.Make(x.DType(), slots, x.Shape().Dimensions[1])), in.NodeGraph, x, false, false)
 	switch c.Pooling {
-	case SubgraphMean:
-		return Div(sum, InsertAxes(ConvertDType(in.GraphN, x.DType()), -1))
+	case SubgraphMean: // sum / kept subgraphs, where kept subgraphs = product nodes / n
+		return Div(Mul(sum, InsertAxes(ConvertDType(in.GraphN, x.DType()), -1)), InsertAxes(ConvertDType(in.GraphNodes, x.DType()), -1))
 	case Mean:
 		return Div(sum, InsertAxes(ConvertDType(in.GraphNodes, x.DType()), -1))
 	}

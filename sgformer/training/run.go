@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gomlx/gomlx/backends"
+	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 	"github.com/gomlx/gomlx/pkg/ml/context/checkpoints"
@@ -79,6 +80,10 @@ type Summary struct {
 	TrainSize  int     `json:"train_graphs"`
 	Seconds    float64 `json:"seconds"`
 	Parameters int     `json:"parameters"`
+	// The hyperparameters an ablation varies.
+	SamplingRatio float64 `json:"sampling_ratio"`
+	PEK           int     `json:"pe_k"`
+	Seed          int     `json:"seed"`
 }
 
 // state is where a run stands, saved with each checkpoint.
@@ -90,6 +95,7 @@ type state struct {
 	PlateauBest float64 `json:"plateau_best"` // meaningful after the first epoch
 	BadEpochs   int     `json:"bad_epochs"`
 	LR          float64 `json:"lr"`
+	BaseLR      float64 `json:"base_lr"` // the initial learning rate, which schedules start from
 	Seconds     float64 `json:"seconds"`
 	// Frozen lists the variables that are not trained (BatchNorm's running averages, the
 	// random-number state, counters): GoMLX's checkpoints do not record it, and a variable
@@ -122,6 +128,7 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 			return nil, err
 		}
 		st.LR = context.GetParamOr(ctx, ParamLearningRate, 5e-4)
+		st.BaseLR = st.LR
 	}
 	if opt.Epochs > 0 {
 		ctx.SetParam(ParamEpochs, opt.Epochs)
@@ -148,8 +155,12 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 	epochs := context.GetParamOr(ctx, ParamEpochs, 400)
 	seed := context.GetParamOr(ctx, ParamSeed, 0)
 	schedule := context.GetParamOr(ctx, ParamSchedule, "plateau")
-	if schedule != "plateau" && schedule != "constant" {
-		return nil, fmt.Errorf("training: %s = %q, want plateau or constant", ParamSchedule, schedule)
+	warmup := context.GetParamOr(ctx, ParamWarmupEpochs, 0)
+	switch {
+	case schedule != "plateau" && schedule != "constant" && schedule != "cosine":
+		return nil, fmt.Errorf("training: %s = %q, want plateau, constant or cosine", ParamSchedule, schedule)
+	case warmup < 0 || (schedule == "cosine" && warmup >= epochs):
+		return nil, fmt.Errorf("training: %s = %d, want at least 0 and fewer than the %d epochs", ParamWarmupEpochs, warmup, epochs)
 	}
 
 	// The learning rate the optimizer starts from: the initial one, or where the schedule was.
@@ -157,7 +168,11 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 	if !opt.Resume {
 		ctx.SetParam(context.ParamInitialSeed, int64(seed)+1) // GoMLX takes seed 0 as "random"
 	}
-	trainer := train.NewTrainer(opt.Backend, ctx, model.New(task.Spec), lossFn, optimizers.Adam().Done(), nil, nil)
+	optimizer, modelFn, lossFn, err := newOptimizer(ctx, model.New(task.Spec), lossFn)
+	if err != nil {
+		return nil, err
+	}
+	trainer := train.NewTrainer(opt.Backend, ctx, modelFn, lossFn, optimizer, nil, nil)
 	if opt.Resume {
 		trainer.SetContext(ctx.Reuse())
 	}
@@ -192,6 +207,9 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 
 	for epoch := st.Epoch + 1; epoch <= epochs; epoch++ {
 		start := time.Now()
+		if schedule == "cosine" {
+			st.setLR(ctx, scheduledLR(st.BaseLR, context.GetParamOr(ctx, ParamMinLearningRate, 0.0), epoch, warmup, epochs))
+		}
 		data.start(epoch)
 		lossSum, lossCount = 0, 0
 		if _, err := loop.RunEpochs(data, 1); err != nil {
@@ -268,14 +286,19 @@ func (st *state) plateau(ctx *context.Context, metric metrics.Metric, valid floa
 		return
 	}
 	st.BadEpochs = 0
-	lr := max(st.LR*context.GetParamOr(ctx, ParamPlateauFactor, 0.5), context.GetParamOr(ctx, ParamMinLearningRate, 1e-5))
+	st.setLR(ctx, max(st.LR*context.GetParamOr(ctx, ParamPlateauFactor, 0.5), context.GetParamOr(ctx, ParamMinLearningRate, 1e-5)))
+}
+
+// setLR sets the learning rate: in the state, the context parameter (so that a checkpoint holds
+// it) and the optimizer's variable.
+func (st *state) setLR(ctx *context.Context, lr float64) {
 	if lr == st.LR {
 		return
 	}
 	st.LR = lr
 	ctx.SetParam(ParamLearningRate, lr)
 	if v := ctx.GetVariableByScopeAndName("/"+optimizers.Scope, optimizers.ParamLearningRate); v != nil {
-		v.MustSetValue(tensors.FromScalar(float32(lr)))
+		v.MustSetValue(tensors.FromAnyValue(shapes.CastAsDType(lr, v.DType())))
 	}
 }
 
@@ -287,7 +310,8 @@ func summarize(ctx *context.Context, task *Task, cfg model.Config, metric metric
 		}
 	}
 	return &Summary{Dataset: task.Name, Model: cfg.Model, Metric: metric.Name, Epochs: st.Epoch, BestEpoch: st.BestEpoch,
-		BestValid: st.BestValid, TestAtBest: st.TestAtBest, TrainSize: len(task.Train), Seconds: st.Seconds, Parameters: params}
+		BestValid: st.BestValid, TestAtBest: st.TestAtBest, TrainSize: len(task.Train), Seconds: st.Seconds, Parameters: params,
+		SamplingRatio: context.GetParamOr(ctx, ParamSamplingRatio, 1.0), PEK: cfg.PEK, Seed: context.GetParamOr(ctx, ParamSeed, 0)}
 }
 
 func lossByName(name string) (losses.LossFn, error) {

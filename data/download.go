@@ -1,0 +1,200 @@
+package data
+
+import (
+	"archive/zip"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+)
+
+// Download fetches the dataset name's canonical archive into dir, unless dir already holds
+// every file with the right checksum. See Source.Download.
+func Download(ctx context.Context, name, dir string, progress io.Writer) error {
+	s, err := SourceOf(name)
+	if err != nil {
+		return err
+	}
+	return s.Download(ctx, dir, http.DefaultClient, progress)
+}
+
+// Download fetches s.URL into dir/.download (resuming a partial download with an HTTP range
+// request), unpacks the files of s.Files from it, checks each against its SHA-256 and only
+// then moves them into dir, so that dir never holds a partial or corrupt file. It does
+// nothing when dir already holds every file with the right checksum. progress, if not nil,
+// receives a progress bar. When the network is unreachable the error says how to obtain the
+// files by hand.
+func (s Source) Download(ctx context.Context, dir string, client *http.Client, progress io.Writer) error {
+	if s.URL == "" {
+		return fmt.Errorf("data: %s has no canonical download this program can read. %s", s.Name, s.missing(dir))
+	}
+	if s.verify(dir) == nil {
+		return nil
+	}
+	work := filepath.Join(dir, ".download")
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return err
+	}
+	archive := filepath.Join(work, filepath.Base(strings.SplitN(s.URL, "?", 2)[0]))
+	if err := fetch(ctx, client, s.URL, archive, progress); err != nil {
+		return fmt.Errorf("data: downloading %s: %w\n%s", s.Name, err, s.missing(dir))
+	}
+	staging := filepath.Join(work, "staging")
+	if err := os.RemoveAll(staging); err != nil {
+		return err
+	}
+	if err := unpack(archive, s.Prefix, staging); err != nil {
+		return fmt.Errorf("data: %s: %w", archive, err)
+	}
+	if err := s.verify(staging); err != nil {
+		os.Remove(archive) // a corrupt archive must not be resumed from
+		return fmt.Errorf("data: %s from %s: %w", s.Name, s.URL, err)
+	}
+	for name := range s.Files {
+		dst := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		if err := os.Rename(filepath.Join(staging, name), dst); err != nil {
+			return err
+		}
+	}
+	return os.RemoveAll(work)
+}
+
+// verify checks that dir holds every file of s.Files with its SHA-256.
+func (s Source) verify(dir string) error {
+	for name, want := range s.Files {
+		f, err := os.Open(filepath.Join(dir, name))
+		if err != nil {
+			return err
+		}
+		h := sha256.New()
+		_, err = io.Copy(h, f)
+		f.Close()
+		if err != nil {
+			return err
+		}
+		if got := hex.EncodeToString(h.Sum(nil)); got != want {
+			return fmt.Errorf("%s: SHA-256 %s, want %s", name, got, want)
+		}
+	}
+	return nil
+}
+
+// fetch downloads url to path, resuming from path+".part" if an earlier attempt left one.
+func fetch(ctx context.Context, client *http.Client, url, path string, progress io.Writer) error {
+	if _, err := os.Stat(path); err == nil {
+		return nil
+	}
+	part := path + ".part"
+	have := int64(0)
+	if fi, err := os.Stat(part); err == nil {
+		have = fi.Size()
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Minute)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	if have > 0 {
+		req.Header.Set("Range", "bytes="+strconv.FormatInt(have, 10)+"-")
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	flags := os.O_CREATE | os.O_WRONLY
+	switch {
+	case resp.StatusCode == http.StatusPartialContent && have > 0:
+		flags |= os.O_APPEND
+	case resp.StatusCode == http.StatusOK:
+		flags |= os.O_TRUNC
+		have = 0
+	case resp.StatusCode == http.StatusRequestedRangeNotSatisfiable && have > 0:
+		return os.Rename(part, path) // the partial file is already whole
+	default:
+		return fmt.Errorf("GET %s: %s", url, resp.Status)
+	}
+	f, err := os.OpenFile(part, flags, 0o644)
+	if err != nil {
+		return err
+	}
+	var w io.Writer = f
+	if progress != nil {
+		total := int64(-1)
+		if resp.ContentLength >= 0 {
+			total = have + resp.ContentLength
+		}
+		bar := progressbar.NewOptions64(total, progressbar.OptionSetWriter(progress), progressbar.OptionShowBytes(true),
+			progressbar.OptionSetDescription("download "+filepath.Base(path)), progressbar.OptionSetPredictTime(true),
+			progressbar.OptionThrottle(500*time.Millisecond), progressbar.OptionOnCompletion(func() { fmt.Fprintln(progress) }))
+		bar.Set64(have)
+		w = io.MultiWriter(f, bar)
+	}
+	_, err = io.Copy(w, resp.Body)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err // the partial file stays, to resume from
+	}
+	return os.Rename(part, path)
+}
+
+// unpack extracts the files under prefix in the zip archive into dir, without the prefix.
+func unpack(archive, prefix, dir string) error {
+	zr, err := zip.OpenReader(archive)
+	if err != nil {
+		return err
+	}
+	defer zr.Close()
+	for _, f := range zr.File {
+		name, ok := strings.CutPrefix(f.Name, prefix)
+		if !ok || name == "" || strings.HasSuffix(name, "/") {
+			continue
+		}
+		if !filepath.IsLocal(name) {
+			return fmt.Errorf("entry %q escapes the archive's folder", f.Name)
+		}
+		dst := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		if err := extract(f, dst); err != nil {
+			return fmt.Errorf("entry %s: %w", f.Name, err)
+		}
+	}
+	return nil
+}
+
+func extract(f *zip.File, dst string) error {
+	r, err := f.Open()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	w, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(w, r); err != nil {
+		w.Close()
+		return err
+	}
+	return w.Close()
+}

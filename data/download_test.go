@@ -1,0 +1,168 @@
+package data
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// testArchive is a zip in OGB's layout (files under "toy/") and the source describing it.
+func testArchive(t *testing.T, url string, files map[string]string) ([]byte, Source) {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	sums := map[string]string{}
+	zw.Create("toy/")
+	for name, content := range files {
+		w, err := zw.Create("toy/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(content))
+		h := sha256.Sum256([]byte(content))
+		sums[name] = hex.EncodeToString(h[:])
+	}
+	w, _ := zw.Create("toy/RELEASE_v1.txt") // not a dataset file: not unpacked
+	w.Write([]byte("release"))
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes(), Source{Name: "toy", Folder: "toy", URL: url + "/toy.zip", Prefix: "toy/", Files: sums}
+}
+
+// server serves body at /toy.zip with range support and records the requests' Range headers.
+type server struct {
+	*httptest.Server
+	mu     sync.Mutex
+	ranges []string
+}
+
+func newServer(body func() []byte) *server {
+	s := &server{}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.ranges = append(s.ranges, r.Header.Get("Range"))
+		s.mu.Unlock()
+		http.ServeContent(w, r, "toy.zip", time.Time{}, bytes.NewReader(body()))
+	}))
+	return s
+}
+
+var toyFiles = map[string]string{"raw/a.csv.gz": strings.Repeat("1,2\n", 500), "split/scaffold/train.csv.gz": "0\n"}
+
+func TestDownload(t *testing.T) {
+	var body []byte
+	srv := newServer(func() []byte { return body })
+	defer srv.Close()
+	body, src := testArchive(t, srv.URL, toyFiles)
+	dir := filepath.Join(t.TempDir(), "toy")
+
+	// An earlier attempt left the first half: the download resumes with a range request.
+	part := filepath.Join(dir, ".download", "toy.zip.part")
+	os.MkdirAll(filepath.Dir(part), 0o755)
+	os.WriteFile(part, body[:len(body)/2], 0o644)
+	var progress bytes.Buffer
+	if err := src.Download(context.Background(), dir, srv.Client(), &progress); err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range toyFiles {
+		got, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil || string(got) != content {
+			t.Fatalf("%s: %q, %v", name, got, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "RELEASE_v1.txt")); err == nil {
+		t.Error("unpacked a file the dataset does not list")
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".download")); err == nil {
+		t.Error(".download left behind")
+	}
+	if len(srv.ranges) != 1 || !strings.HasPrefix(srv.ranges[0], "bytes=") || !strings.Contains(progress.String(), "download toy.zip") {
+		t.Errorf("requests with ranges %q, progress %q", srv.ranges, progress.String())
+	}
+	// Everything present with the right checksums: no request at all.
+	if err := src.Download(context.Background(), dir, srv.Client(), nil); err != nil || len(srv.ranges) != 1 {
+		t.Errorf("second download: %v, %d requests", err, len(srv.ranges))
+	}
+}
+
+func TestDownloadCorrupt(t *testing.T) {
+	var body []byte
+	srv := newServer(func() []byte { return body })
+	defer srv.Close()
+	_, src := testArchive(t, srv.URL, toyFiles)
+	tampered := map[string]string{"raw/a.csv.gz": "tampered", "split/scaffold/train.csv.gz": "0\n"}
+	body, _ = testArchive(t, srv.URL, tampered)
+	dir := filepath.Join(t.TempDir(), "toy")
+	err := src.Download(context.Background(), dir, srv.Client(), nil)
+	if err == nil || !strings.Contains(err.Error(), "raw/a.csv.gz: SHA-256") {
+		t.Fatalf("error %v, want a checksum mismatch naming raw/a.csv.gz", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "raw", "a.csv.gz")); err == nil {
+		t.Error("a file that failed its checksum was moved into the data directory")
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".download", "toy.zip")); err == nil {
+		t.Error("the corrupt archive was kept, so a retry would reuse it")
+	}
+}
+
+func TestDownloadOffline(t *testing.T) {
+	srv := newServer(func() []byte { return nil })
+	srv.Close() // nothing listens any more
+	_, src := testArchive(t, srv.URL, toyFiles)
+	dir := filepath.Join(t.TempDir(), "toy")
+	err := src.Download(context.Background(), dir, http.DefaultClient, nil)
+	for _, want := range []string{"data: downloading toy:", "Offline, fetch " + src.URL, "into " + dir, "raw/a.csv.gz"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v, want it to contain %q", err, want)
+		}
+	}
+}
+
+func TestLoadMissing(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ogbg_molesol")
+	_, err := Load("ogbg-molesol", dir)
+	for _, want := range []string{"sgformer download --dataset ogbg-molesol --data-dir " + dir, "csv_mol_download/esol.zip", "raw/node-feat.csv.gz"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v, want it to contain %q", err, want)
+		}
+	}
+	if _, err := Load("qm9", dir); err == nil || !strings.Contains(err.Error(), `unknown dataset "qm9" (available: zinc12k, ogbg-molesol`) {
+		t.Errorf("unknown dataset: %v", err)
+	}
+	if err := Download(context.Background(), "zinc12k", dir, nil); err == nil || !strings.Contains(err.Error(), "no canonical download") {
+		t.Errorf("zinc12k download: %v", err)
+	}
+}
+
+// The pinned checksums are those of the shared copies of the OGB downloads.
+func TestSourcesMatchSharedData(t *testing.T) {
+	root := filepath.Join("..", "..", "shared", "data")
+	if d := os.Getenv("SGFORMER_DATA"); d != "" {
+		root = d
+	}
+	for _, s := range Sources {
+		if s.URL == "" {
+			continue
+		}
+		dir := filepath.Join(root, s.Folder)
+		if _, err := os.Stat(dir); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatal(err)
+			}
+			t.Skip(err)
+		}
+		if err := s.verify(dir); err != nil {
+			t.Errorf("%s: %v", s.Name, err)
+		}
+	}
+}

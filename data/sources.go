@@ -1,0 +1,149 @@
+package data
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Source is where a benchmark dataset comes from: its canonical download and the files it
+// unpacks into a data directory.
+type Source struct {
+	// Name is the dataset's name (e.g. "ogbg-molesol"); Folder the directory name the project
+	// looks for under a data root (e.g. "ogbg_molesol", as in shared/data).
+	Name, Folder string
+	// URL is the canonical archive (a zip); Prefix the folder inside it that holds the files.
+	URL, Prefix string
+	// Files lists the files read, relative to the data directory, with their SHA-256.
+	Files map[string]string
+	read  func(dir string) (*Dataset, error)
+}
+
+// ogb is the source of an OGB molecule dataset: OGB's own zip, whose files are checked
+// against the SHA-256 sums of the copies in shared/data (OGB publishes none).
+func ogb(name, zipName string, sums map[string]string) Source {
+	return Source{
+		Name: "ogbg-" + name, Folder: "ogbg_" + name,
+		URL:    "http://snap.stanford.edu/ogb/data/graphproppred/csv_mol_download/" + zipName + ".zip",
+		Prefix: zipName + "/", Files: sums,
+		read: func(dir string) (*Dataset, error) { return OGB("ogbg-"+name, dir) },
+	}
+}
+
+// Sources are the datasets Load reads and Download fetches.
+var Sources = []Source{
+	{
+		Name: "zinc12k", Folder: "zinc12k",
+		read: ZINC,
+	},
+	ogb("molesol", "esol", map[string]string{
+		"raw/num-node-list.csv.gz":    "57de66bbe53142b5bd7329e8aa5e7812dfbeffe80b6ba500b14e7d354aaa17ac",
+		"raw/num-edge-list.csv.gz":    "8cc54b817d1f5c999cfd69dc9c09aebdddee942f8fd95f2462fb53699eae9ce0",
+		"raw/node-feat.csv.gz":        "1500decb89013de31586a9725b3fe984b84cb2696f8411880ddbb09ecb3112f0",
+		"raw/edge.csv.gz":             "d4fbb9ea8127e76ac915bb650d61db36e5e5ae2695b2e869818e7632d7bec0af",
+		"raw/edge-feat.csv.gz":        "da5e2351193a7ef5cd3d4d78a9527797d52ca64e5af52ea4f14adcafdb0c1693",
+		"raw/graph-label.csv.gz":      "049ab083983327bd4e2d0bcdb019d6ae4c0316ae676e6add0403a5a7e94c5cad",
+		"split/scaffold/train.csv.gz": "07a08a743001b8faa61ffb62130ac60e4f89355912fd798da7a471e233cb5d1b",
+		"split/scaffold/valid.csv.gz": "fc4ddf102e27ab6436128e151dc1e83c9f2cf2be3e8c4007543dcf97bd13ff53",
+		"split/scaffold/test.csv.gz":  "3a2367389a4d0f2d3cada1ba19d82c83edcb4db58bd564273b14b8a33749cde2",
+		"mapping/mol.csv.gz":          "9d35028b2adf47376c1a74d89bb1f21aa584605d17eca8193b37b0c88ef2515d",
+	}),
+	ogb("molbace", "bace", map[string]string{
+		"raw/num-node-list.csv.gz":    "ca6e661f0d4323c90543e9539971ba8695a763aac0df2e8e1c6d141985a9a2fa",
+		"raw/num-edge-list.csv.gz":    "78e201ed1abfd581096a3e5ba32a18ccca8e872f89c05bec1f9e52f25a7a5f76",
+		"raw/node-feat.csv.gz":        "bd031b6fd3d699c2ee4527e778e298bc0ae52439b9b720311789f83803a6025a",
+		"raw/edge.csv.gz":             "014e9475134c9c20300fda5d8115bd0c5f192185cd74c6f8921afc28f6359ce7",
+		"raw/edge-feat.csv.gz":        "089c1ee7c5561a0e81623780d0808e10feb2aa789a48b1fef260ad3f3494013b",
+		"raw/graph-label.csv.gz":      "a93fed4e7bf6ef1fe8b6bd79e5a4eb984d9a5ccaa4f51d6cb1accecff836b632",
+		"split/scaffold/train.csv.gz": "5f20fb296650872fc91d8af37ed3afdd6d4cd32b52e53763d543bf1b6aa89b26",
+		"split/scaffold/valid.csv.gz": "f06cb03da9a5f5609c4600f1e01148eb54779351086aede3305643335657bd66",
+		"split/scaffold/test.csv.gz":  "8e6ede054b28f5953912996c1d59c0d8b0c7ef252b3f2679c251d205c8438755",
+		"mapping/mol.csv.gz":          "7a7aed697887bbd1ddcca1aa9e83d069d39e09d800e5961d20b80f1704ba86b5",
+	}),
+	ogb("molhiv", "hiv", map[string]string{
+		"raw/num-node-list.csv.gz":    "e26f7e29de4a3985c7f47482838c62f870c90c4d01871c57bfeae1b8d993a24b",
+		"raw/num-edge-list.csv.gz":    "fa058f23514328fd69bc9c4c31fd8f5938c4ce18726855489d0c0e2dfeaddd37",
+		"raw/node-feat.csv.gz":        "1e875d13c6442622d2b4f3763e7b0ef48cf2c769828b087ef0efe91c3bdb574b",
+		"raw/edge.csv.gz":             "d279b2d408f553cdc6e8ff9712e8eb52ee8831e6f63d29431812e27bca119389",
+		"raw/edge-feat.csv.gz":        "a59f5bcf890de811555f5d3819a96f713b4f8b6204801f286991c197afacf836",
+		"raw/graph-label.csv.gz":      "88f950d08c606556cca1c1ffef05229f46d64043ad7fa617e8938a3ae9779993",
+		"split/scaffold/train.csv.gz": "9f1e46e77897b3de3d19452cbd47c312e2844a0ec664c1c9dc897c10d12e42f0",
+		"split/scaffold/valid.csv.gz": "eaf4d6b4630f9e689d2b203669674d0dc309673319e8ac32daa9e9ca90e2e1fa",
+		"split/scaffold/test.csv.gz":  "27485729d83edd6f47eb3b8daff69fdb32c9df6b36b17204ef87f8dc1a30eab1",
+		"mapping/mol.csv.gz":          "306c4ad8d54fc6cd40c71da4d0561fdcc73e1188662e6992bae0dda8f65bf6d0",
+	}),
+}
+
+// SourceOf returns the source of the dataset name.
+func SourceOf(name string) (Source, error) {
+	for _, s := range Sources {
+		if s.Name == name {
+			return s, nil
+		}
+	}
+	names := make([]string, len(Sources))
+	for i, s := range Sources {
+		names[i] = s.Name
+	}
+	return Source{}, fmt.Errorf("data: unknown dataset %q (available: %s)", name, strings.Join(names, ", "))
+}
+
+// DefaultDir is where a dataset's files are looked for when no directory is given:
+// $SGFORMER_DATA/FOLDER if SGFORMER_DATA is set, else ../shared/data/FOLDER if it exists (the
+// development layout), else the user cache directory's sgformer/data/FOLDER (where Download
+// puts it).
+func DefaultDir(name string) (string, error) {
+	s, err := SourceOf(name)
+	if err != nil {
+		return "", err
+	}
+	if root := os.Getenv("SGFORMER_DATA"); root != "" {
+		return filepath.Join(root, s.Folder), nil
+	}
+	shared := filepath.Join("..", "shared", "data", s.Folder)
+	if _, err := os.Stat(shared); err == nil {
+		return shared, nil
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("data: no directory for %s: set SGFORMER_DATA or pass a data directory: %w", name, err)
+	}
+	return filepath.Join(cache, "sgformer", "data", s.Folder), nil
+}
+
+// Load reads the dataset name from dir (DefaultDir if empty). When the directory lacks the
+// dataset's files, the error says what to download and where to put it.
+func Load(name, dir string) (*Dataset, error) {
+	s, err := SourceOf(name)
+	if err != nil {
+		return nil, err
+	}
+	if dir == "" {
+		if dir, err = DefaultDir(name); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := os.Stat(dir); err != nil {
+		return nil, fmt.Errorf("data: %s: %w\n%s", name, err, s.missing(dir))
+	}
+	ds, err := s.read(dir)
+	if err != nil && errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%w\n%s", err, s.missing(dir))
+	}
+	return ds, err
+}
+
+// missing explains how to obtain the source's files in dir.
+func (s Source) missing(dir string) string {
+	if s.URL == "" {
+		return fmt.Sprintf("Place the %s files (see the README's data section) in %s.", s.Name, dir)
+	}
+	files := slices.Sorted(maps.Keys(s.Files))
+	return fmt.Sprintf("Where there is internet, run: sgformer download --dataset %s --data-dir %s\n"+
+		"Offline, fetch %s on another machine and unpack the contents of its %s folder into %s, so that it holds:\n  %s",
+		s.Name, dir, s.URL, s.Prefix, dir, strings.Join(files, "\n  "))
+}

@@ -1,0 +1,125 @@
+package training
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // GoMLX's convention
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/gomlx/gomlx/pkg/ml/context"
+	"github.com/gomlx/gomlx/pkg/ml/train"
+
+	"github.com/sgformer/sgformer/sgformer/backend"
+)
+
+// linearModel is y = x·w + b with w [2,1] ("weights") and b [1] ("biases").
+func linearModel(ctx *context.Context, _ any, inputs []*Node) []*Node {
+	g := inputs[0].Graph()
+	w := ctx.VariableWithValue("weights", [][]float64{{0.5}, {-1}}).ValueGraph(g)
+	b := ctx.VariableWithValue("biases", []float64{0.1}).ValueGraph(g)
+	return []*Node{Add(Dot(inputs[0], w), InsertAxes(b, 0))}
+}
+
+func mseLoss(labels, predictions []*Node) *Node {
+	return ReduceAllMean(Square(Sub(predictions[0], labels[0])))
+}
+
+// asamReference is one ASAM step (the authors' algorithm, written out) on the linear model
+// with the MSE loss, for parameters p = (w1, w2, b) and momentum buffers v.
+func asamReference(p, v []float64, x [][]float64, y []float64, lr, rho, eta, mom float64) {
+	grad := func(p []float64) []float64 {
+		g := make([]float64, 3)
+		for i, xi := range x {
+			r := 2 * (xi[0]*p[0] + xi[1]*p[1] + p[2] - y[i]) / float64(len(x))
+			g[0] += r * xi[0]
+			g[1] += r * xi[1]
+			g[2] += r
+		}
+		return g
+	}
+	g := grad(p)
+	t := []float64{math.Abs(p[0]) + eta, math.Abs(p[1]) + eta, 1} // biases are not rescaled
+	norm := 0.0
+	for i := range g {
+		norm += (t[i] * g[i]) * (t[i] * g[i])
+	}
+	norm = math.Sqrt(norm) + 1e-16
+	q := make([]float64, 3)
+	for i := range p {
+		q[i] = p[i] + rho*t[i]*t[i]*g[i]/norm
+	}
+	g2 := grad(q)
+	for i := range p {
+		v[i] = mom*v[i] + g2[i]
+		p[i] -= lr * v[i]
+	}
+}
+
+// Two ASAM steps in GoMLX equal the algorithm written out by hand (the second step exercises
+// the momentum buffers).
+func TestASAMStep(t *testing.T) {
+	be, err := backend.New("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const lr, rho, eta, mom = 0.1, 0.5, 0.01, 0.9
+	ctx := context.New()
+	ctx.SetParams(map[string]any{ParamOptimizer: ASAM, ParamLearningRate: lr, ParamASAMRho: rho, ParamASAMEta: eta, ParamMomentum: mom})
+	opt, modelFn, lossFn, err := newOptimizer(ctx, linearModel, mseLoss)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trainer := train.NewTrainer(be, ctx, modelFn, lossFn, opt, nil, nil)
+	x := [][]float64{{1, 2}, {-1, 0.5}, {0.3, -2}}
+	y := []float64{1, -2, 0.5}
+	p, v := []float64{0.5, -1, 0.1}, make([]float64, 3)
+	for step := range 2 {
+		if _, err := trainer.TrainStep(nil, []*tensors.Tensor{tensors.FromValue(x)}, []*tensors.Tensor{tensors.FromFlatDataAndDimensions(y, 3, 1)}); err != nil {
+			t.Fatal(err)
+		}
+		asamReference(p, v, x, y, lr, rho, eta, mom)
+		w := ctx.GetVariableByScopeAndName("/", "weights").MustValue().Value().([][]float64)
+		b := ctx.GetVariableByScopeAndName("/", "biases").MustValue().Value().([]float64)
+		got := []float64{w[0][0], w[1][0], b[0]}
+		for i := range got {
+			if math.Abs(got[i]-p[i]) > 1e-12 {
+				t.Fatalf("step %d: parameters %v, want %v", step+1, got, p)
+			}
+		}
+	}
+}
+
+func TestOptimizerByName(t *testing.T) {
+	for _, tc := range []struct {
+		params map[string]any
+		want   string
+	}{
+		{map[string]any{ParamOptimizer: "sgd"}, `optimizer = "sgd", want adam, adamw or asam`},
+		{map[string]any{ParamOptimizer: ASAM, ParamMomentum: 1.0}, "ASAM needs asam_rho > 0"},
+	} {
+		ctx := context.New()
+		ctx.SetParams(tc.params)
+		if _, _, _, err := newOptimizer(ctx, linearModel, mseLoss); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want %q", tc.params, err, tc.want)
+		}
+	}
+}
+
+// The warm-up-then-cosine schedule against hand-computed values (base 1e-3, 10 warm-up epochs,
+// 110 epochs).
+func TestScheduledLR(t *testing.T) {
+	for _, tc := range []struct {
+		epoch int
+		want  float64
+	}{
+		{1, 1e-4}, {5, 5e-4}, {10, 1e-3},
+		{60, 0.5e-3}, // half way through the cosine: cos(π/2) = 0
+		{35, 0.5e-3 * (1 + math.Cos(math.Pi/4))},
+		{110, 0},
+	} {
+		if got := scheduledLR(1e-3, 0, tc.epoch, 10, 110); math.Abs(got-tc.want) > 1e-15 {
+			t.Errorf("epoch %d: lr %v, want %v", tc.epoch, got, tc.want)
+		}
+	}
+}
