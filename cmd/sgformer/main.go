@@ -2,12 +2,17 @@
 //
 //	sgformer product    --graph FILE                 product-graph connectivities and node marks, as JSON
 //	sgformer pe         --graph FILE --k K           product-graph positional encoding, as JSON
+//	sgformer download   --dataset D [--data-dir DIR] fetch a dataset (OGB) with checksums and resume
 //	sgformer preprocess --dataset zinc12k --data-dir DIR --pe-k K --out DIR
 //	                                                 preprocess a dataset into a cache, with progress
 //	sgformer train      --dataset D [--data-dir DIR] --out RUN [--resume] [hyperparameters]
 //	sgformer eval       --run RUN                    validation and test metric of the best epoch
 //	sgformer predict    --run RUN --graph FILE       {"prediction": [...]} for one graph
 //	sgformer compare    --dataset D --out DIR        train several models, print a comparison table
+//	sgformer ablate     --dataset D --ratios 1,0.5 --pe-k 0,8 --seeds 0,1,2 --out DIR
+//	                                                 train the grid (resumable), then render its table
+//	sgformer table      DIR                          the runs under DIR as the paper's tables (Markdown, JSON)
+//	sgformer plot       [--format svg|png|both] RUN  draw a run's training curves (curves.svg, curves.png)
 //
 // FILE is a graph in JSON, {"num_nodes": n, "edges": [[u,v], ...]}, each undirected edge listed
 // once in either orientation; "-" reads standard input. Run "sgformer COMMAND -h" for a
@@ -40,11 +45,15 @@ type stdio struct {
 var commands = []command{
 	{"product", "print the product graph's connectivities and node marks of a graph as JSON", productCmd},
 	{"pe", "print the product-graph positional encoding of a graph as JSON", peCmd},
+	{"download", "download a dataset from its canonical source, with checksums and resume", downloadCmd},
 	{"preprocess", "preprocess a dataset (product graphs, node marks, PE) into a cache", preprocessCmd},
 	{"train", "train a model (Subgraphormer, GNN-SSWL+ or GIN), resumable, with metrics.jsonl and checkpoints", trainCmd},
 	{"eval", "evaluate a trained run's best checkpoint on the validation and test splits", evalCmd},
 	{"predict", "predict the targets of a graph with a trained run", predictCmd},
 	{"compare", "train several models on the same data and print a comparison table", compareCmd},
+	{"ablate", "train a grid of sampling ratios × PE sizes × seeds (resumable; skips finished cells)", ablateCmd},
+	{"table", "render the runs under a directory as the paper's tables (mean ± std over seeds)", tableCmd},
+	{"plot", "draw a run's training curves as SVG and PNG", plotCmd},
 }
 
 // run executes the command line args and returns the process exit code: 0 on success, 1 on

@@ -112,10 +112,9 @@ func TestCommandErrors(t *testing.T) {
 		{triangleTail, []string{"pe", "--graph", "-", "--k", "-1"}, 2, "--k -1 must not be negative"},
 		{triangleTail, []string{"pe", "--graph", "-", "--mode", "fast"}, 2, `--mode "fast"`},
 		{"", []string{"product", "--graph", "-", "extra"}, 2, `unexpected argument "extra"`},
-		{"", []string{"preprocess", "--out", "x"}, 2, "--data-dir DIR is required"},
 		{"", []string{"preprocess", "--data-dir", "x"}, 2, "--out DIR is required"},
 		{"", []string{"preprocess", "--dataset", "qm9", "--data-dir", "x", "--out", "y"}, 2, `unknown dataset "qm9"`},
-		{"", []string{"preprocess", "--data-dir", "/nonexistent", "--out", "y"}, 1, "ZINC_Nodes.txt or /nonexistent/ZINC_Nodes.txt.gz"},
+		{"", []string{"preprocess", "--data-dir", "/nonexistent", "--out", "y"}, 1, "data: zinc12k: stat /nonexistent: no such file or directory"},
 	}
 	for _, tc := range tests {
 		code, _, stderr := runCLI(t, tc.stdin, tc.args...)

@@ -12,22 +12,18 @@ import (
 	"github.com/sgformer/sgformer/sgformer/preprocess"
 )
 
-// loadDataset reads a dataset by name from dir.
+// loadDataset reads a dataset by name from dir (its default directory if empty).
 func loadDataset(name, dir string) (*data.Dataset, error) {
-	if dir == "" {
-		return nil, usagef("--data-dir DIR is required (e.g. ../shared/data/%s)", name)
+	if _, err := data.SourceOf(name); err != nil {
+		return nil, usageError{err.Error()}
 	}
-	switch name {
-	case "zinc12k":
-		return data.ZINC(dir)
-	}
-	return nil, usagef("unknown dataset %q (available: zinc12k)", name)
+	return data.Load(name, dir)
 }
 
 func preprocessCmd(args []string, io stdio) error {
 	fs := flag.NewFlagSet("sgformer preprocess", flag.ContinueOnError)
 	dataset := fs.String("dataset", "zinc12k", "dataset name")
-	dataDir := fs.String("data-dir", "", "directory holding the dataset's files")
+	dataDir := fs.String("data-dir", "", "directory holding the dataset's files (default: $SGFORMER_DATA/FOLDER, ../shared/data/FOLDER, or the download location)")
 	k := fs.Int("pe-k", 8, "number k of product-graph PE columns")
 	mode := fs.String("pe-mode", string(preprocess.Exact), `"exact" or "reference" (the authors' PE)`)
 	out := fs.String("out", "", "directory for the cache file")

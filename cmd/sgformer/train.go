@@ -41,8 +41,8 @@ type dataFlags struct {
 const runFile = "run.json"
 
 func (d *dataFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&d.Dataset, "dataset", "synthetic", "dataset: synthetic (triangle counting on random graphs, built in), synthetic-4cycles, or zinc12k")
-	fs.StringVar(&d.DataDir, "data-dir", "", "directory holding the dataset's files (zinc12k)")
+	fs.StringVar(&d.Dataset, "dataset", "synthetic", "dataset: synthetic (triangle counting on random graphs, built in), synthetic-4cycles, zinc12k, ogbg-molesol, ogbg-molbace or ogbg-molhiv")
+	fs.StringVar(&d.DataDir, "data-dir", "", "directory holding the dataset's files (default: $SGFORMER_DATA/FOLDER, ../shared/data/FOLDER, or where sgformer download puts them)")
 	fs.IntVar(&d.TrainSubset, "train-subset", 0, "train on the first N graphs of the training split only (0: all)")
 	fs.IntVar(&d.Synthetic, "synthetic-graphs", 300, "number of graphs of the synthetic dataset")
 	cache, _ := os.UserCacheDir()
@@ -92,6 +92,7 @@ func (d *dataFlags) load(k int, mode preprocess.Mode, log io.Writer) (*training.
 type hyperFlags struct {
 	fs       *flag.FlagSet
 	settings *string
+	skip     []string // parameters without a named flag here
 }
 
 // named maps flag names to context parameters.
@@ -117,10 +118,14 @@ func newContext(dataset string) *context.Context {
 	return ctx
 }
 
-// register defines the named flags (with the context's values as defaults) and -set.
-func (h *hyperFlags) register(fs *flag.FlagSet, ctx *context.Context) {
-	h.fs = fs
+// register defines the named flags (with the context's values as defaults), except those of
+// the parameters in skip, and -set.
+func (h *hyperFlags) register(fs *flag.FlagSet, ctx *context.Context, skip ...string) {
+	h.fs, h.skip = fs, skip
 	for _, n := range named {
+		if slices.Contains(skip, n.param) {
+			continue
+		}
 		v, _ := ctx.GetParam(n.param)
 		fs.String(n.flag, fmt.Sprint(v), n.usage)
 	}
@@ -142,7 +147,7 @@ func (h *hyperFlags) apply(ctx *context.Context) error {
 	var err error
 	h.fs.Visit(func(f *flag.Flag) {
 		for _, n := range named {
-			if n.flag == f.Name {
+			if n.flag == f.Name && !slices.Contains(h.skip, n.param) {
 				settings = append(settings, n.param+"="+f.Value.String())
 			}
 		}

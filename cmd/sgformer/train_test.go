@@ -3,10 +3,14 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sgformer/sgformer/internal/shareddata"
+	"github.com/sgformer/sgformer/sgformer/training"
 )
 
 // The training commands end to end on a small synthetic dataset: train, resume, eval,
@@ -110,6 +114,43 @@ func TestCompareCommand(t *testing.T) {
 	for _, f := range []string{"compare.json", "compare.md", "subgraphormer/summary.json", "gin/metrics.jsonl"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Error(err)
+		}
+	}
+}
+
+// The OGB recipe end to end on a slice of ogbg-molesol: MSE training, RMSE model selection.
+func TestTrainOGB(t *testing.T) {
+	dir := shareddata.Dir(t, "ogbg_molesol")
+	run := filepath.Join(t.TempDir(), "run")
+	code, stdout, stderr := runCLI(t, "", "train", "--dataset", "ogbg-molesol", "--data-dir", dir, "--cache-dir", t.TempDir(),
+		"--train-subset", "16", "--epochs", "1", "--layers", "1", "--hidden", "12", "--out", run, "--backend", "go")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var sum map[string]any
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil || sum["metric"] != "rmse" || sum["train_graphs"] != 16.0 || !(sum["test_at_best_val"].(float64) > 0) {
+		t.Fatalf("summary %s: %v", stdout, err)
+	}
+}
+
+// ASAM with the warm-up-then-cosine schedule through -set: the learning rates of the epochs
+// follow the schedule.
+func TestTrainASAMCosine(t *testing.T) {
+	run := filepath.Join(t.TempDir(), "run")
+	code, _, stderr := runCLI(t, "", "train", "--dataset", "synthetic", "--synthetic-graphs", "24", "--layers", "1", "--hidden", "12",
+		"--batch-size", "12", "--epochs", "3", "--lr", "0.01", "-set", "optimizer=asam;schedule=cosine;warmup_epochs=2;min_learning_rate=0",
+		"--out", run, "--backend", "go")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	recs, err := training.ReadRecords(filepath.Join(run, training.MetricsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{0.005, 0.01, 0}
+	for i, r := range recs {
+		if math.Abs(r.LR-want[i]) > 1e-12 || math.IsNaN(r.TrainLoss) {
+			t.Fatalf("epoch %d: lr %v loss %v, want lr %v", r.Epoch, r.LR, r.TrainLoss, want[i])
 		}
 	}
 }

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/gomlx/gomlx/pkg/ml/context"
+
+	"github.com/sgformer/sgformer/internal/atomicfile"
+	"github.com/sgformer/sgformer/sgformer/ablation"
+	"github.com/sgformer/sgformer/sgformer/model"
+	"github.com/sgformer/sgformer/sgformer/training"
+)
+
+// cellDir is the run directory of one ablation cell.
+func cellDir(out, modelName string, ratio float64, k, seed int) string {
+	return filepath.Join(out, strings.ReplaceAll(modelName, "+", "plus"), fmt.Sprintf("ratio-%g_pe-%d_seed-%d", ratio, k, seed))
+}
+
+func ablateCmd(args []string, io stdio) error {
+	fs := flag.NewFlagSet("sgformer ablate", flag.ContinueOnError)
+	var d dataFlags
+	d.register(fs)
+	out := fs.String("out", "", "directory for the grid's runs, table.md and table.json")
+	ratios := fs.String("ratios", "1,0.5,0.2,0.05", "comma-separated subgraph sampling ratios (Sec. 4.3)")
+	ks := fs.String("pe-k", "0,8", "comma-separated PE sizes k (0: no PE)")
+	seeds := fs.String("seeds", "0,1,2", "comma-separated seeds")
+	backendName := fs.String("backend", "", `GoMLX backend: "go", "xla:cpu", "xla:cuda" (default $GOMLX_BACKEND, else go)`)
+	dataset := peekFlag(args, "dataset", "synthetic")
+	var h hyperFlags
+	// The grid sets the PE size, sampling ratio and seed of each cell.
+	h.register(fs, newContext(dataset), model.ParamPEK, training.ParamSamplingRatio, training.ParamSeed)
+	if err := parse(fs, args, io); err != nil {
+		return err
+	}
+	if *out == "" {
+		return usagef("--out DIR is required")
+	}
+	ratioList, err := parseList(*ratios, "ratios", func(s string) (float64, error) { return strconv.ParseFloat(s, 64) })
+	if err != nil {
+		return err
+	}
+	kList, err := parseList(*ks, "pe-k", strconv.Atoi)
+	if err != nil {
+		return err
+	}
+	seedList, err := parseList(*seeds, "seeds", strconv.Atoi)
+	if err != nil {
+		return err
+	}
+	cells := len(ratioList) * len(kList) * len(seedList)
+	i := 0
+	for _, k := range kList {
+		for _, ratio := range ratioList {
+			for _, seed := range seedList {
+				i++
+				ctx := newContext(dataset)
+				if err := h.apply(ctx); err != nil {
+					return err
+				}
+				ctx.SetParams(map[string]any{model.ParamPEK: k, training.ParamSamplingRatio: ratio, training.ParamSeed: seed})
+				c, err := model.ReadConfig(ctx)
+				if err != nil {
+					return usageError{err.Error()}
+				}
+				epochs := context.GetParamOr(ctx, training.ParamEpochs, 0)
+				run := cellDir(*out, c.Model, ratio, k, seed)
+				switch done, resume := cellState(run, epochs); {
+				case done:
+					fmt.Fprintf(io.err, "== cell %d/%d: ratio %g, k %d, seed %d: done (%s)\n", i, cells, ratio, k, seed, run)
+				default:
+					fmt.Fprintf(io.err, "== cell %d/%d: ratio %g, k %d, seed %d (%s)\n", i, cells, ratio, k, seed, run)
+					cd := d
+					if _, err := runTraining(ctx, &cd, run, resume, epochs, *backendName, io); err != nil {
+						return fmt.Errorf("cell ratio %g, k %d, seed %d: %w", ratio, k, seed, err)
+					}
+				}
+			}
+		}
+	}
+	return renderTable(*out, 4, io)
+}
+
+// cellState says whether a cell's run finished its epochs, or else whether it has a checkpoint
+// to resume from.
+func cellState(run string, epochs int) (done, resume bool) {
+	raw, err := os.ReadFile(filepath.Join(run, training.SummaryFile))
+	if err == nil {
+		var s training.Summary
+		if json.Unmarshal(raw, &s) == nil && s.Epochs >= epochs {
+			return true, false
+		}
+	}
+	_, err = os.Stat(filepath.Join(run, training.CheckpointDir))
+	return false, err == nil
+}
+
+// parseList parses a non-empty comma-separated list of distinct values.
+func parseList[T comparable](s, name string, parse func(string) (T, error)) ([]T, error) {
+	var out []T
+	for _, f := range strings.Split(s, ",") {
+		v, err := parse(strings.TrimSpace(f))
+		if err != nil {
+			return nil, usagef("--%s: %q is not a number", name, f)
+		}
+		for _, w := range out {
+			if w == v {
+				return nil, usagef("--%s lists %v twice", name, v)
+			}
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func tableCmd(args []string, io stdio) error {
+	fs := flag.NewFlagSet("sgformer table", flag.ContinueOnError)
+	digits := fs.Int("digits", 4, "decimals of the metrics")
+	fs.SetOutput(io.err)
+	fs.Usage = func() {
+		fmt.Fprintln(io.err, "usage: sgformer table [--digits N] DIR\n\nCollects every run summary under DIR (an ablate or compare output, or any runs) into the paper's\ntables, printed as Markdown and written to DIR/table.md and DIR/table.json.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return err
+		}
+		return usageError{err.Error()}
+	}
+	if fs.NArg() != 1 {
+		return usagef("want one directory, got %d arguments", fs.NArg())
+	}
+	return renderTable(fs.Arg(0), *digits, io)
+}
+
+// renderTable collects the runs under dir and writes table.md and table.json there, printing
+// the Markdown.
+func renderTable(dir string, digits int, io stdio) error {
+	rows, err := ablation.Collect(dir)
+	if err != nil {
+		return err
+	}
+	md := ablation.Markdown(rows, digits)
+	if err := atomicfile.Write(filepath.Join(dir, "table.md"), []byte(md)); err != nil {
+		return err
+	}
+	if err := writeJSONFile(filepath.Join(dir, "table.json"), rows); err != nil {
+		return err
+	}
+	_, err = fmt.Fprint(io.out, md)
+	return err
+}

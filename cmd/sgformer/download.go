@@ -1,0 +1,33 @@
+package main
+
+import (
+	"context"
+	"flag"
+
+	"github.com/sgformer/sgformer/data"
+)
+
+func downloadCmd(args []string, io stdio) error {
+	fs := flag.NewFlagSet("sgformer download", flag.ContinueOnError)
+	dataset := fs.String("dataset", "", "dataset: ogbg-molesol, ogbg-molbace or ogbg-molhiv")
+	dir := fs.String("data-dir", "", "directory for the dataset's files (default: $SGFORMER_DATA/FOLDER, ../shared/data/FOLDER if present, else the user cache)")
+	if err := parse(fs, args, io); err != nil {
+		return err
+	}
+	if *dataset == "" {
+		return usagef("--dataset D is required")
+	}
+	if _, err := data.SourceOf(*dataset); err != nil {
+		return usageError{err.Error()}
+	}
+	if *dir == "" {
+		var err error
+		if *dir, err = data.DefaultDir(*dataset); err != nil {
+			return err
+		}
+	}
+	if err := data.Download(context.Background(), *dataset, *dir, io.err); err != nil {
+		return err
+	}
+	return writeJSON(io.out, map[string]any{"dataset": *dataset, "data_dir": *dir})
+}
