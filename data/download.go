@@ -46,7 +46,7 @@ func (s Source) Download(ctx context.Context, dir string, client *http.Client, p
 	}
 	archive := filepath.Join(work, filepath.Base(strings.SplitN(s.URL, "?", 2)[0]))
 	if err := fetch(ctx, client, s.URL, archive, progress); err != nil {
-		return fmt.Errorf("data: downloading %s: %w\n%s", s.Name, err, s.missing(dir))
+		return fmt.Errorf("data: downloading %s: %w\n%s", s.Name, err, s.offline(dir))
 	}
 	staging := filepath.Join(work, "staging")
 	if err := os.RemoveAll(staging); err != nil {

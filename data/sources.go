@@ -142,8 +142,12 @@ func (s Source) missing(dir string) string {
 	if s.URL == "" {
 		return fmt.Sprintf("Place the %s files (see the README's data section) in %s.", s.Name, dir)
 	}
+	return fmt.Sprintf("Where there is internet, run: sgformer download --dataset %s --data-dir %s\n%s", s.Name, dir, s.offline(dir))
+}
+
+// offline explains how to put the source's files in dir by hand.
+func (s Source) offline(dir string) string {
 	files := slices.Sorted(maps.Keys(s.Files))
-	return fmt.Sprintf("Where there is internet, run: sgformer download --dataset %s --data-dir %s\n"+
-		"Offline, fetch %s on another machine and unpack the contents of its %s folder into %s, so that it holds:\n  %s",
-		s.Name, dir, s.URL, s.Prefix, dir, strings.Join(files, "\n  "))
+	return fmt.Sprintf("Offline, fetch %s on another machine and unpack the contents of its %s folder into %s, so that it holds:\n  %s",
+		s.URL, s.Prefix, dir, strings.Join(files, "\n  "))
 }

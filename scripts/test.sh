@@ -11,3 +11,10 @@ if [ -n "$unformatted" ]; then
 fi
 go vet ./...
 go test -count=1 -timeout 30m ./...
+# The GoNB notebooks, executed headless and checked cell by cell (scripts/notebooks.sh; HTML in
+# build/notebooks/html). SGFORMER_SKIP_NOTEBOOKS=1 skips them for a quick local run.
+if [ "${SGFORMER_SKIP_NOTEBOOKS:-0}" = 1 ]; then
+  echo "notebooks skipped (SGFORMER_SKIP_NOTEBOOKS=1)"
+else
+  ./scripts/notebooks.sh
+fi

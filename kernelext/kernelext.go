@@ -1,0 +1,83 @@
+// Package kernelext displays the project's results inline in GoNB notebooks: figures (any
+// value with an SVG method, such as the figures of package plots), HTML tables of results
+// with mean ± standard deviation over seeds, and a live view of a training run that redraws
+// one output cell after each epoch.
+//
+// Every function is split in two: one builds the HTML or SVG as a string, and works and is
+// tested anywhere; the other sends it to the notebook through GoNB's gonbui package, and
+// returns ErrNotInKernel when the program is not run by a GoNB kernel. In a notebook:
+//
+//	fig, err := plots.Curves(records, "mae")
+//	if err == nil {
+//		err = kernelext.Figure(fig)
+//	}
+//
+//	table := kernelext.ResultsTable("ZINC-12k, test MAE", []string{"model", "MAE"},
+//		[][]string{{"subgraphormer", kernelext.MeanStd(maes, 3)}})
+//	err = kernelext.DisplayHTML(table)
+//
+//	live := kernelext.LiveTraining("mae", 40)
+//	summary, err := training.Train(ctx, task, training.Options{Out: dir, Backend: backend,
+//		OnEpoch: live.OnEpoch, Progress: live})
+package kernelext
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"github.com/janpfeifer/gonb/gonbui"
+)
+
+// ErrNotInKernel is returned by the functions that display something when the program does
+// not run in a GoNB kernel (gonbui.IsNotebook is false): nothing was displayed.
+var ErrNotInKernel = errors.New("kernelext: not running in a GoNB kernel, nothing displayed")
+
+// SVGer is a figure that renders itself as an SVG document; *plots.Figure is one.
+type SVGer interface {
+	SVG() ([]byte, error)
+}
+
+// DisplayHTML displays html as an output of the running cell. It returns ErrNotInKernel
+// outside a GoNB kernel, and the error of the connection to the kernel if it broke.
+func DisplayHTML(html string) error {
+	if !gonbui.IsNotebook {
+		return ErrNotInKernel
+	}
+	gonbui.DisplayHTML(html)
+	return gonbui.Error()
+}
+
+// updateHTML replaces the contents of the output with the given display id (creating it the
+// first time) by html, with DisplayHTML's errors.
+func updateHTML(id, html string) error {
+	if !gonbui.IsNotebook {
+		return ErrNotInKernel
+	}
+	gonbui.UpdateHTML(id, html)
+	return gonbui.Error()
+}
+
+// Figure displays the figure f as inline SVG in the running cell (see FigureHTML).
+func Figure(f SVGer) error {
+	html, err := FigureHTML(f)
+	if err != nil {
+		return err
+	}
+	return DisplayHTML(html)
+}
+
+// FigureHTML renders f and returns its SVG wrapped in a <div>, the XML declaration and
+// doctype that precede the <svg> element removed so that it can be inlined in HTML (this is
+// also how GoNB displays SVG, so that it survives the notebook's export to HTML).
+func FigureHTML(f SVGer) (string, error) {
+	svg, err := f.SVG()
+	if err != nil {
+		return "", fmt.Errorf("kernelext: rendering the figure: %w", err)
+	}
+	i := bytes.Index(svg, []byte("<svg"))
+	if i < 0 {
+		return "", errors.New("kernelext: the figure's SVG has no <svg> element")
+	}
+	return "<div>" + string(svg[i:]) + "</div>", nil
+}

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Executes the GoNB notebooks headless and checks every cell; CI runs it from scripts/test.sh.
+#
+# Usage: scripts/notebooks.sh [NOTEBOOK ...]
+#   without arguments: the self-test, then every notebooks/*.ipynb (not notebooks/testdata/)
+#   with arguments:    only the notebooks named, by path or by name in notebooks/ (e.g.
+#                      03-training), without the self-test
+#
+# Environment:
+#   SGFORMER_NOTEBOOKS      notebooks to run, space-separated, when no argument is given
+#   SGFORMER_CELL_TIMEOUT   seconds one cell may run (default 3600)
+#   GOMLX_BACKEND           GoMLX backend of the notebooks (default go, the pure-Go backend)
+#
+# For each notebook NAME it writes
+#   build/notebooks/NAME.ipynb       the executed notebook
+#   build/notebooks/html/NAME.html   its HTML rendering (CI's artifact)
+#   build/notebooks/logs/NAME.log    nbconvert's and the kernel's log
+# and runs internal/cmd/nbcheck on it: GoNB does not make nbconvert fail on a panic or a
+# non-zero exit status in a cell, so every executed notebook is scanned for failed cells.
+# Cells after a failed one still run. The exit status is non-zero if any notebook failed, and
+# each failure is printed with the notebook, the cell and the offending output.
+#
+# The self-test executes notebooks/testdata/broken.ipynb, whose third cell panics, and fails
+# unless the checker reports exactly that panic: CI proves the checker catches a real failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf '[notebooks] %s\n' "$*"; }
+
+out=build/notebooks
+timeout=${SGFORMER_CELL_TIMEOUT:-3600}
+export GOMLX_BACKEND=${GOMLX_BACKEND:-go}
+
+scripts/setup-notebooks.sh
+gobin=$(go env GOBIN)
+export PATH="${gobin:-$(go env GOPATH)/bin}:$PATH" # the kernel runs go, goimports and gonb from PATH
+
+mkdir -p "$out/html" "$out/logs"
+nbcheck="$out/nbcheck"
+go build -o "$nbcheck" ./internal/cmd/nbcheck
+
+# execute NOTEBOOK DIR runs NOTEBOOK into DIR/NAME.ipynb, logging into $out/logs/NAME.log,
+# and prints its wall time. nbconvert fails only when it cannot finish (a cell's timeout, a dead
+# kernel): errors inside cells are left to the checker.
+execute() {
+	local notebook=$1 dir=$2 name log start status=0
+	name=$(basename "$notebook" .ipynb)
+	log="$out/logs/$name.log"
+	start=$EPOCHREALTIME
+	jupyter nbconvert --to notebook --execute --output-dir "$dir" \
+		--ExecutePreprocessor.kernel_name=gonb \
+		--ExecutePreprocessor.timeout="$timeout" \
+		--ExecutePreprocessor.allow_errors=True \
+		"$notebook" >"$log" 2>&1 || status=$?
+	say "$name: executed in $(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s"
+	if [ "$status" -ne 0 ]; then
+		tail -n 30 "$log" | sed 's/^/    /' >&2
+		say "$name: FAILED: nbconvert exited with status $status (log: $log)" >&2
+	fi
+	return "$status"
+}
+
+# render NAME writes $out/html/NAME.html from the executed $out/NAME.ipynb, with Go syntax
+# highlighting (nbconvert would highlight the cells as Python).
+render() {
+	local executed="$out/$1.ipynb"
+	python3 - "$executed" <<'EOF'
+import json, sys
+path = sys.argv[1]
+with open(path) as f:
+    nb = json.load(f)
+nb.setdefault("metadata", {}).setdefault("language_info", {})["pygments_lexer"] = "go"
+with open(path, "w") as f:
+    json.dump(nb, f, indent=1, ensure_ascii=False)
+    f.write("\n")
+EOF
+	jupyter nbconvert --to html --output-dir "$out/html" "$executed" >>"$out/logs/$1.log" 2>&1
+}
+
+# selftest checks that the checker fails on notebooks/testdata/broken.ipynb, naming its panic.
+selftest() {
+	local broken=notebooks/testdata/broken.ipynb report status=0
+	say "self-test: $broken must fail the check"
+	execute "$broken" "$out/selftest"
+	report=$("$nbcheck" "$out/selftest/broken.ipynb" 2>&1) || status=$?
+	printf '%s\n' "$report" | sed 's/^/    /'
+	if [ "$status" -ne 1 ] || [ "$(grep -c ': cell [0-9]* of ' <<<"$report")" -ne 1 ] ||
+		! grep -q ': cell 3 of 4 (In \[2\].*): panic:' <<<"$report"; then
+		say "self-test FAILED: the checker exited with $status and did not report exactly the panic of cell 3" >&2
+		return 1
+	fi
+	say "self-test passed: the checker caught the panic"
+}
+
+notebooks=()
+for arg in "$@" ${SGFORMER_NOTEBOOKS:-}; do
+	if [ -f "$arg" ]; then
+		notebooks+=("$arg")
+	elif [ -f "notebooks/${arg%.ipynb}.ipynb" ]; then
+		notebooks+=("notebooks/${arg%.ipynb}.ipynb")
+	else
+		say "no notebook $arg (looked for $arg and notebooks/${arg%.ipynb}.ipynb)" >&2
+		exit 2
+	fi
+done
+if [ ${#notebooks[@]} -eq 0 ]; then
+	if ! cmp -s Dockerfile binder/Dockerfile; then
+		say "binder/Dockerfile differs from Dockerfile: Binder would build another image" >&2
+		exit 1
+	fi
+	selftest
+	shopt -s nullglob
+	notebooks=(notebooks/*.ipynb)
+	shopt -u nullglob
+	if [ ${#notebooks[@]} -eq 0 ]; then
+		say "no notebooks in notebooks/"
+	fi
+fi
+
+failed=()
+for notebook in "${notebooks[@]}"; do
+	name=$(basename "$notebook" .ipynb)
+	if ! execute "$notebook" "$out"; then
+		failed+=("$name")
+		continue
+	fi
+	render "$name"
+	if ! "$nbcheck" "$out/$name.ipynb"; then
+		failed+=("$name")
+	fi
+done
+
+if [ ${#failed[@]} -gt 0 ]; then
+	say "FAILED: ${failed[*]} (executed notebooks in $out, HTML in $out/html, logs in $out/logs)" >&2
+	exit 1
+fi
+say "${#notebooks[@]} notebook(s) passed; HTML in $out/html"

@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# Installs what running the GoNB notebooks in notebooks/ needs, and only what is missing:
+#
+#   system  (root, apt-get; skipped when already present): a C compiler (the project uses cgo),
+#           `jupyter nbconvert` and jupyter-client (Debian packages; JupyterLab images have them)
+#   user    (go install into $(go env GOPATH)/bin): goimports, GoNB, optionally gopls, and
+#           the GoNB kernel registered with Jupyter (gonb --install)
+#
+# CI runs it (through scripts/notebooks.sh) on a bare Debian 12 machine with Go; the Dockerfile
+# runs the same script, the system part as root and the user part as the notebook user.
+# A second run finds everything installed and takes about a second.
+#
+# Usage: scripts/setup-notebooks.sh [--only system|user] [--interactive]
+#   --only system|user  run one part only (the Dockerfile runs them as different users)
+#   --interactive       also install gopls (completion and help in JupyterLab) and register the
+#                       kernel with GoNB's HTML error reports instead of plain-text ones (each
+#                       run registers the kernel anew, with or without them)
+#
+# Go must be on PATH. Add $(go env GOPATH)/bin to PATH to use the tools afterwards.
+set -euo pipefail
+
+readonly GONB_VERSION=v0.11.1      # the only version the Go module proxy serves
+readonly GOIMPORTS_VERSION=v0.52.0 # golang.org/x/tools
+readonly GOPLS_VERSION=v0.23.0     # v0.24 needs Go 1.27
+
+say() { printf '[setup-notebooks] %s\n' "$*"; }
+die() {
+	printf '[setup-notebooks] error: %s\n' "$*" >&2
+	exit 1
+}
+
+only=""
+interactive=false
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--only)
+		[ $# -ge 2 ] || die "--only needs system or user"
+		only="$2"
+		shift 2
+		;;
+	--interactive)
+		interactive=true
+		shift
+		;;
+	-h | --help)
+		sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+		exit 0
+		;;
+	*) die "unknown argument $1 (see --help)" ;;
+	esac
+done
+case "$only" in
+"" | system | user) ;;
+*) die "--only takes system or user, not $only" ;;
+esac
+
+
+# setup_system installs the Debian packages that are missing.
+setup_system() {
+	local packages=()
+	if ! command -v cc >/dev/null 2>&1; then
+		packages+=(gcc libc6-dev)
+	else
+		say "C compiler: $(command -v cc) (present)"
+	fi
+	local nbconvert
+	if nbconvert=$(jupyter nbconvert --version 2>/dev/null); then
+		say "jupyter nbconvert $nbconvert (present)"
+	else
+		packages+=(jupyter-nbconvert jupyter-client)
+	fi
+	if [ ${#packages[@]} -eq 0 ]; then
+		return
+	fi
+	local sudo=()
+	if [ "$(id -u)" -ne 0 ]; then
+		if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+			sudo=(sudo -n)
+		else
+			die "missing ${packages[*]}: install them as root (or run '$0 --only system' as root)"
+		fi
+	fi
+	say "apt-get install ${packages[*]}"
+	local t0=$SECONDS
+	"${sudo[@]}" apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${packages[@]}"
+	say "  installed in $((SECONDS - t0)) s"
+}
+
+# module_version prints the version of the main module a Go binary was built from, or nothing.
+module_version() {
+	[ -x "$1" ] || return 0
+	go version -m "$1" 2>/dev/null | awk '$1 == "mod" { print $3; exit }'
+}
+
+# go_tool NAME PACKAGE VERSION [via-cache] installs PACKAGE@VERSION into GOBIN unless the
+# binary there already has that version. With via-cache (PACKAGE must then be its module's
+# root), the module is first downloaded into the module cache and installed from there: the
+# proxy refuses GoNB's version list, which a plain `go install` asks for.
+go_tool() {
+	local name=$1 package=$2 version=$3 via_cache=${4:-}
+	local have
+	have=$(module_version "$gobin/$name")
+	if [ "$have" = "$version" ]; then
+		say "$name $version (present)"
+		return
+	fi
+	say "go install $package@$version${have:+ (replacing $have)}"
+	local t0=$SECONDS
+	(
+		# Outside any module, so that the project's go.mod and go.sum are never touched.
+		cd "${TMPDIR:-/tmp}"
+		if [ -n "$via_cache" ]; then
+			go mod download "$package@$version"
+			GOPROXY="file://$(go env GOMODCACHE)/cache/download,$(go env GOPROXY)" \
+				go install "$package@$version"
+		else
+			go install "$package@$version"
+		fi
+	)
+	say "  installed in $((SECONDS - t0)) s"
+}
+
+setup_user() {
+	command -v go >/dev/null 2>&1 || die "go is not on PATH (Go 1.26 or later is needed)"
+	say "$(go version)"
+	gobin=$(go env GOBIN)
+	if [ -z "$gobin" ]; then
+		gobin="$(go env GOPATH)/bin"
+	fi
+	local caller_path=$PATH
+	export PATH="$gobin:$PATH"
+
+	go_tool goimports golang.org/x/tools/cmd/goimports "$GOIMPORTS_VERSION"
+	go_tool gonb github.com/janpfeifer/gonb "$GONB_VERSION" via-cache
+	local flags=(--install --force_deps)
+	if $interactive; then
+		go_tool gopls golang.org/x/tools/gopls "$GOPLS_VERSION"
+	else
+		flags+=(--raw_error) # plain-text compile errors, readable in executed notebooks
+		say "gopls: skipped (optional headless, --interactive installs it; GoNB's warning about it is harmless)"
+	fi
+	say "gonb ${flags[*]}"
+	gonb "${flags[@]}" 2>&1 | sed 's/^/  /'
+	case ":$caller_path:" in
+	*":$gobin:"*) ;;
+	*) say "note: add $gobin to PATH (Jupyter's GoNB kernel runs go and goimports from it)" ;;
+	esac
+}
+
+if [ "$only" != user ]; then
+	setup_system
+fi
+if [ "$only" != system ]; then
+	setup_user
+fi
+say "done in $SECONDS s"
