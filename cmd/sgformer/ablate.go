@@ -70,15 +70,15 @@ func ablateCmd(args []string, io stdio) error {
 				}
 				epochs := context.GetParamOr(ctx, training.ParamEpochs, 0)
 				run := cellDir(*out, c.Model, ratio, k, seed)
-				switch done, resume := cellState(run, epochs); {
-				case done:
+				done, resume := cellState(run, epochs)
+				if done {
 					fmt.Fprintf(io.err, "== cell %d/%d: ratio %g, k %d, seed %d: done (%s)\n", i, cells, ratio, k, seed, run)
-				default:
-					fmt.Fprintf(io.err, "== cell %d/%d: ratio %g, k %d, seed %d (%s)\n", i, cells, ratio, k, seed, run)
-					cd := d
-					if _, err := runTraining(ctx, &cd, run, resume, epochs, *backendName, io); err != nil {
-						return fmt.Errorf("cell ratio %g, k %d, seed %d: %w", ratio, k, seed, err)
-					}
+					continue
+				}
+				fmt.Fprintf(io.err, "== cell %d/%d: ratio %g, k %d, seed %d (%s)\n", i, cells, ratio, k, seed, run)
+				cd := d
+				if _, err := runTraining(ctx, &cd, run, resume, epochs, *backendName, io); err != nil {
+					return fmt.Errorf("cell ratio %g, k %d, seed %d: %w", ratio, k, seed, err)
 				}
 			}
 		}
