@@ -132,5 +132,8 @@ func (d *epochData) Yield() (spec any, inputs, labels []*tensors.Tensor, err err
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("training: batch of %s: %w", d.Name(), err)
 	}
-	return nil, inputs, labels, nil
+	// GoMLX compiles one graph per input shape and caches at most 32 per spec; batches of
+	// molecules with sampling reach more shapes than that (node, edge and graph counts are
+	// bucketed independently), so the spec is the bucketed node count: one cache per size.
+	return inputs[0].Shape().Dimensions[0], inputs, labels, nil
 }

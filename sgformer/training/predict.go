@@ -41,6 +41,7 @@ func NewPredictor(ctx *context.Context, be backends.Backend, spec model.Spec) (*
 	if err != nil {
 		return nil, err
 	}
+	exec.SetMaxCache(-1) // one graph per batch shape, however many (see epochData.Yield)
 	return &Predictor{exec: exec, batches: b, draws: max(1, context.GetParamOr(ctx, ParamEvalSamples, 5)), seed: context.GetParamOr(ctx, ParamSeed, 0)}, nil
 }
 

@@ -223,3 +223,18 @@ func TestPredictorDeterministic(t *testing.T) {
 		t.Fatal("sampled predictions equal the full bag's")
 	}
 }
+
+// Batches of many different shapes (fine buckets, sampling, batches of two) train and
+// evaluate: GoMLX's default cache of 32 compiled graphs per executor is not a limit.
+func TestManyBatchShapes(t *testing.T) {
+	be, err := backend.New("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	task := syntheticTask(t, 100, 2)
+	ctx := newContext(model.GIN, map[string]any{training.ParamBatchSize: 2, training.ParamBucket: 1.001,
+		training.ParamSamplingRatio: 0.5, training.ParamEpochs: 1, model.ParamLayers: 1, model.ParamHidden: 6})
+	if _, err := training.Train(ctx, task, training.Options{Out: t.TempDir(), Backend: be}); err != nil {
+		t.Fatal(err)
+	}
+}
