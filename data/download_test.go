@@ -166,3 +166,23 @@ func TestSourcesMatchSharedData(t *testing.T) {
 		}
 	}
 }
+
+// DefaultDir finds ../shared/data from the project root and from any folder below it (e.g. the
+// notebooks'), and honours $SGFORMER_DATA.
+func TestDefaultDir(t *testing.T) {
+	root := t.TempDir()
+	want := filepath.Join(root, "shared", "data", "ogbg_molesol")
+	os.MkdirAll(want, 0o755)
+	os.MkdirAll(filepath.Join(root, "project", "notebooks"), 0o755)
+	t.Setenv("SGFORMER_DATA", "")
+	for _, wd := range []string{filepath.Join(root, "project"), filepath.Join(root, "project", "notebooks")} {
+		t.Chdir(wd)
+		if got, err := DefaultDir("ogbg-molesol"); err != nil || got != want {
+			t.Errorf("from %s: %q, %v; want %q", wd, got, err, want)
+		}
+	}
+	t.Setenv("SGFORMER_DATA", "/data")
+	if got, _ := DefaultDir("ogbg-molesol"); got != "/data/ogbg_molesol" {
+		t.Errorf("with SGFORMER_DATA: %q", got)
+	}
+}

@@ -93,9 +93,9 @@ func SourceOf(name string) (Source, error) {
 }
 
 // DefaultDir is where a dataset's files are looked for when no directory is given:
-// $SGFORMER_DATA/FOLDER if SGFORMER_DATA is set, else ../shared/data/FOLDER if it exists (the
-// development layout), else the user cache directory's sgformer/data/FOLDER (where Download
-// puts it).
+// $SGFORMER_DATA/FOLDER if SGFORMER_DATA is set, else ../shared/data/FOLDER relative to the
+// working directory or one of its parents if it exists (the development layout, also found from
+// notebooks/), else the user cache directory's sgformer/data/FOLDER (where Download puts it).
 func DefaultDir(name string) (string, error) {
 	s, err := SourceOf(name)
 	if err != nil {
@@ -104,9 +104,18 @@ func DefaultDir(name string) (string, error) {
 	if root := os.Getenv("SGFORMER_DATA"); root != "" {
 		return filepath.Join(root, s.Folder), nil
 	}
-	shared := filepath.Join("..", "shared", "data", s.Folder)
-	if _, err := os.Stat(shared); err == nil {
-		return shared, nil
+	if dir, err := os.Getwd(); err == nil {
+		for {
+			shared := filepath.Join(dir, "..", "shared", "data", s.Folder)
+			if _, err := os.Stat(shared); err == nil {
+				return filepath.Clean(shared), nil
+			}
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				break
+			}
+			dir = parent
+		}
 	}
 	cache, err := os.UserCacheDir()
 	if err != nil {

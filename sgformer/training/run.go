@@ -19,7 +19,6 @@ import (
 	"github.com/gomlx/gomlx/pkg/ml/train"
 	"github.com/gomlx/gomlx/pkg/ml/train/losses"
 	"github.com/gomlx/gomlx/pkg/ml/train/optimizers"
-	"github.com/gomlx/gomlx/ui/commandline"
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/sgformer/sgformer/internal/atomicfile"
@@ -29,7 +28,7 @@ import (
 
 // Files of a run directory.
 const (
-	ConfigFile     = "config.json"   // the hyperparameters the run started with
+	ConfigFile     = "config.json"   // the hyperparameters the run started with, by name
 	MetricsFile    = "metrics.jsonl" // one Record per epoch
 	SummaryFile    = "summary.json"  // the Summary, rewritten after every epoch
 	CheckpointDir  = "checkpoint"    // the latest epoch, to resume from
@@ -121,7 +120,7 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 		if err := os.MkdirAll(opt.Out, 0o755); err != nil {
 			return nil, err
 		}
-		if err := atomicfile.Write(filepath.Join(opt.Out, ConfigFile), []byte(commandline.SprintContextSettings(ctx))); err != nil {
+		if err := writeJSONAtomic(filepath.Join(opt.Out, ConfigFile), hyperparameters(ctx)); err != nil {
 			return nil, err
 		}
 		if err := os.Remove(filepath.Join(opt.Out, MetricsFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -441,6 +440,17 @@ func ReadRecords(path string) ([]Record, error) {
 		recs = append(recs, rec)
 	}
 	return recs, nil
+}
+
+// hyperparameters returns the context's parameters of the root scope by name.
+func hyperparameters(ctx *context.Context) map[string]any {
+	params := map[string]any{}
+	ctx.EnumerateParams(func(scope, key string, value any) {
+		if scope == context.RootScope {
+			params[key] = value
+		}
+	})
+	return params
 }
 
 func appendRecord(path string, rec Record) error {

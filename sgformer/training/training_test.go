@@ -1,7 +1,9 @@
 package training_test
 
 import (
+	"encoding/json"
 	"math"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -101,6 +103,11 @@ func TestOverfit(t *testing.T) {
 			recs := readRecords(t, filepath.Join(out, training.MetricsFile))
 			if !reflect.DeepEqual(seen, recs) {
 				t.Fatalf("OnEpoch saw %v, %s holds %v", seen, training.MetricsFile, recs)
+			}
+			var config map[string]any
+			raw, _ := os.ReadFile(filepath.Join(out, training.ConfigFile))
+			if err := json.Unmarshal(raw, &config); err != nil || config[model.ParamModel] != name || config[training.ParamEpochs] != 60.0 {
+				t.Fatalf("%s: %v, %v", training.ConfigFile, config, err)
 			}
 			first, last := recs[0].TrainLoss, recs[len(recs)-1].TrainLoss
 			t.Logf("%s: training loss %.4g → %.4g (%.0f×)", name, first, last, first/last)
