@@ -16,8 +16,6 @@ import (
 
 	"github.com/sgformer/sgformer/data"
 	"github.com/sgformer/sgformer/sgformer/backend"
-	"github.com/sgformer/sgformer/sgformer/batch"
-	"github.com/sgformer/sgformer/sgformer/graph"
 	"github.com/sgformer/sgformer/sgformer/metrics"
 	"github.com/sgformer/sgformer/sgformer/model"
 	"github.com/sgformer/sgformer/sgformer/preprocess"
@@ -355,36 +353,13 @@ func predictCmd(args []string, io stdio) error {
 	if err != nil {
 		return err
 	}
-	ctx, d, p, _, err := loadRun(*run, *backendName, io)
+	_, _, p, _, err := loadRun(*run, *backendName, io)
 	if err != nil {
 		return err
 	}
-	pred, err := predictGraph(ctx, p, d.Spec, g)
+	pred, err := p.PredictGraph(g)
 	if err != nil {
 		return err
 	}
 	return writeJSON(io.out, map[string]any{"prediction": pred})
-}
-
-// predictGraph preprocesses one graph as the run's model needs and predicts its targets.
-func predictGraph(ctx *context.Context, p *training.Predictor, spec model.Spec, g *graph.Graph) ([]float64, error) {
-	c, err := model.ReadConfig(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if g.NodeFeatures.Width != len(spec.NodeVocab) || g.NodeFeatures.Ints == nil {
-		return nil, fmt.Errorf("the model needs %d integer node feature(s) per node (\"node_features\"), the graph has %d", len(spec.NodeVocab), g.NodeFeatures.Width)
-	}
-	if g.NumEdges() > 0 && (g.EdgeFeatures.Width != len(spec.EdgeVocab) || g.EdgeFeatures.Ints == nil) {
-		return nil, fmt.Errorf("the model needs %d integer edge feature(s) per edge (\"edge_features\"), the graph has %d", len(spec.EdgeVocab), g.EdgeFeatures.Width)
-	}
-	item, err := preprocess.Graph(g, preprocess.Options{PEK: c.PEK})
-	if err != nil {
-		return nil, err
-	}
-	pred, err := p.Predict([]batch.Example{{Graph: g, Item: item, Target: make([]float64, spec.Tasks)}})
-	if err != nil {
-		return nil, err
-	}
-	return pred[0], nil
 }

@@ -11,8 +11,10 @@ import (
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
 	"github.com/sgformer/sgformer/sgformer/batch"
+	"github.com/sgformer/sgformer/sgformer/graph"
 	"github.com/sgformer/sgformer/sgformer/metrics"
 	"github.com/sgformer/sgformer/sgformer/model"
+	"github.com/sgformer/sgformer/sgformer/preprocess"
 )
 
 // Predictor runs a model in inference mode. It is deterministic: the PE has the sign
@@ -110,6 +112,28 @@ func (p *Predictor) Predict(examples []batch.Example) ([][]float64, error) {
 		}
 	}
 	return out, nil
+}
+
+// PredictGraph preprocesses one graph as the model needs (product graph, node marks, the PE
+// of the model's size) and returns its predictions, one per task. Its integer node and edge
+// features must be in the encoding of the data the model was trained on.
+func (p *Predictor) PredictGraph(g *graph.Graph) ([]float64, error) {
+	spec := p.batches.spec
+	if g.NodeFeatures.Width != len(spec.NodeVocab) || g.NodeFeatures.Ints == nil {
+		return nil, fmt.Errorf("training: the model needs %d integer node feature(s) per node (\"node_features\"), the graph has %d", len(spec.NodeVocab), g.NodeFeatures.Width)
+	}
+	if g.NumEdges() > 0 && (g.EdgeFeatures.Width != len(spec.EdgeVocab) || g.EdgeFeatures.Ints == nil) {
+		return nil, fmt.Errorf("training: the model needs %d integer edge feature(s) per edge (\"edge_features\"), the graph has %d", len(spec.EdgeVocab), g.EdgeFeatures.Width)
+	}
+	item, err := preprocess.Graph(g, preprocess.Options{PEK: p.batches.options.PEK})
+	if err != nil {
+		return nil, err
+	}
+	pred, err := p.Predict([]batch.Example{{Graph: g, Item: item, Target: make([]float64, spec.Tasks)}})
+	if err != nil {
+		return nil, err
+	}
+	return pred[0], nil
 }
 
 // Evaluate returns the metric of the predictions for the examples split of task.
