@@ -141,14 +141,7 @@ func writeOGB(t *testing.T, replace map[string]string) string {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		f, err := os.Create(path + ".gz")
-		if err != nil {
-			t.Fatal(err)
-		}
-		zw := gzip.NewWriter(f)
-		zw.Write([]byte(content))
-		zw.Close()
-		f.Close()
+		writeGzip(t, path+".gz", content)
 	}
 	return dir
 }

@@ -1,6 +1,7 @@
 package data_test
 
 import (
+	"bytes"
 	"compress/gzip"
 	"math"
 	"os"
@@ -66,14 +67,7 @@ func writeZINC(t *testing.T, replace map[string]string) string {
 	}
 	for name, content := range files {
 		if name == "ZINC_Nodes.txt" {
-			f, err := os.Create(filepath.Join(dir, name+".gz"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			zw := gzip.NewWriter(f)
-			zw.Write([]byte(content))
-			zw.Close()
-			f.Close()
+			writeGzip(t, filepath.Join(dir, name+".gz"), content)
 			continue
 		}
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
@@ -81,6 +75,18 @@ func writeZINC(t *testing.T, replace map[string]string) string {
 		}
 	}
 	return dir
+}
+
+// writeGzip writes content gzip-compressed to path.
+func writeGzip(t *testing.T, path, content string) {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write([]byte(content))
+	zw.Close()
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestZINCSmall(t *testing.T) {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -89,14 +88,10 @@ func ablateCmd(args []string, io stdio) error {
 // cellState says whether a cell's run finished its epochs, or else whether it has a checkpoint
 // to resume from.
 func cellState(run string, epochs int) (done, resume bool) {
-	raw, err := os.ReadFile(filepath.Join(run, training.SummaryFile))
-	if err == nil {
-		var s training.Summary
-		if json.Unmarshal(raw, &s) == nil && s.Epochs >= epochs {
-			return true, false
-		}
+	if s, err := training.ReadSummary(run); err == nil && s.Epochs >= epochs {
+		return true, false
 	}
-	_, err = os.Stat(filepath.Join(run, training.CheckpointDir))
+	_, err := os.Stat(filepath.Join(run, training.CheckpointDir))
 	return false, err == nil
 }
 

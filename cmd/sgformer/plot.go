@@ -1,11 +1,9 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -57,14 +55,9 @@ func plotCmd(args []string, io stdio) error {
 	if err != nil {
 		return err
 	}
-	sumPath := filepath.Join(dir, training.SummaryFile)
-	raw, err := os.ReadFile(sumPath)
+	sum, err := training.ReadSummary(dir)
 	if err != nil {
 		return err
-	}
-	var sum training.Summary
-	if err := json.Unmarshal(raw, &sum); err != nil {
-		return fmt.Errorf("%s: %w", sumPath, err)
 	}
 	fig, err := plots.Curves(recs, sum.Metric)
 	if err != nil {

@@ -5,12 +5,10 @@
 package ablation
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -66,29 +64,30 @@ type Row struct {
 // in the paper's tables). It is an error for root to hold no run, or two runs of a row with
 // the same seed.
 func Collect(root string) ([]Row, error) {
-	byKey := map[string]*Row{}
-	values := map[string][2][]float64{}
+	// A row, and the validation and test metrics of its runs.
+	type cell struct {
+		row         *Row
+		valid, test []float64
+	}
+	byKey := map[string]*cell{}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || d.Name() != training.SummaryFile {
 			return err
 		}
-		raw, err := os.ReadFile(path)
+		s, err := training.ReadSummary(filepath.Dir(path))
 		if err != nil {
-			return err
-		}
-		var s training.Summary
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return fmt.Errorf("ablation: %s: %w", path, err)
+			return fmt.Errorf("ablation: %w", err)
 		}
 		if s.BestEpoch == 0 {
 			return nil // no epoch finished yet
 		}
 		key := fmt.Sprintf("%s\x00%s\x00%g\x00%d", s.Dataset, s.Model, s.SamplingRatio, s.PEK)
-		r := byKey[key]
-		if r == nil {
-			r = &Row{Dataset: s.Dataset, Model: s.Model, Metric: s.Metric, SamplingRatio: s.SamplingRatio, PEK: s.PEK}
-			byKey[key] = r
+		c := byKey[key]
+		if c == nil {
+			c = &cell{row: &Row{Dataset: s.Dataset, Model: s.Model, Metric: s.Metric, SamplingRatio: s.SamplingRatio, PEK: s.PEK}}
+			byKey[key] = c
 		}
+		r := c.row
 		run := filepath.Dir(path)
 		if i := slices.Index(r.Seeds, s.Seed); i >= 0 {
 			return fmt.Errorf("ablation: %s and %s are the same cell (%s, %s, ratio %g, k %d) with the same seed %d",
@@ -97,8 +96,7 @@ func Collect(root string) ([]Row, error) {
 		r.Seeds = append(r.Seeds, s.Seed)
 		r.Epochs = append(r.Epochs, s.Epochs)
 		r.Runs = append(r.Runs, run)
-		v := values[key]
-		values[key] = [2][]float64{append(v[0], s.BestValid), append(v[1], s.TestAtBest)}
+		c.valid, c.test = append(c.valid, s.BestValid), append(c.test, s.TestAtBest)
 		return nil
 	})
 	if err != nil {
@@ -111,9 +109,9 @@ func Collect(root string) ([]Row, error) {
 		return nil, fmt.Errorf("ablation: no finished run (%s) under %s", training.SummaryFile, root)
 	}
 	rows := make([]Row, 0, len(byKey))
-	for key, r := range byKey {
-		r.Valid, r.Test = NewStat(values[key][0]), NewStat(values[key][1])
-		rows = append(rows, *r)
+	for _, c := range byKey {
+		c.row.Valid, c.row.Test = NewStat(c.valid), NewStat(c.test)
+		rows = append(rows, *c.row)
 	}
 	slices.SortFunc(rows, func(a, b Row) int {
 		if c := strings.Compare(a.Dataset, b.Dataset); c != 0 {

@@ -336,13 +336,19 @@ func Load(ctx *context.Context, run string) (*Summary, error) {
 	if err := load(ctx, dir, &st); err != nil {
 		return nil, fmt.Errorf("training: %s: %w", run, err)
 	}
-	raw, err := os.ReadFile(filepath.Join(run, SummaryFile))
+	return ReadSummary(run)
+}
+
+// ReadSummary reads the SummaryFile of the run directory run. Errors name the file.
+func ReadSummary(run string) (*Summary, error) {
+	path := filepath.Join(run, SummaryFile)
+	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	var sum Summary
 	if err := json.Unmarshal(raw, &sum); err != nil {
-		return nil, fmt.Errorf("training: %s: %w", filepath.Join(run, SummaryFile), err)
+		return nil, fmt.Errorf("training: %s: %w", path, err)
 	}
 	return &sum, nil
 }
