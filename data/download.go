@@ -7,9 +7,11 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -28,15 +30,13 @@ func Download(ctx context.Context, name, dir string, progress io.Writer) error {
 }
 
 // Download fetches s.URL into dir/.download (resuming a partial download with an HTTP range
-// request), unpacks the files of s.Files from it, checks each against its SHA-256 and only
-// then moves them into dir, so that dir never holds a partial or corrupt file. It does
+// request), unpacks the files of s.Files from it (fetching s.Extra beside them and converting
+// them where the source says so), checks each against its SHA-256 (or the dataset against
+// s.Digest) and only then moves them into dir, so that dir never holds a partial or corrupt file. It does
 // nothing when dir already holds every file with the right checksum. progress, if not nil,
 // receives a progress bar. When the network is unreachable the error says how to obtain the
 // files by hand.
 func (s Source) Download(ctx context.Context, dir string, client *http.Client, progress io.Writer) error {
-	if s.URL == "" {
-		return fmt.Errorf("data: %s has no canonical download this program can read. %s", s.Name, s.missing(dir))
-	}
 	if s.verify(dir) == nil {
 		return nil
 	}
@@ -55,6 +55,20 @@ func (s Source) Download(ctx context.Context, dir string, client *http.Client, p
 	if err := unpack(archive, s.Prefix, staging); err != nil {
 		return fmt.Errorf("data: %s: %w", archive, err)
 	}
+	for _, name := range slices.Sorted(maps.Keys(s.Extra)) {
+		if err := fetch(ctx, client, s.Extra[name], filepath.Join(staging, name), progress); err != nil {
+			return fmt.Errorf("data: downloading %s: %w\n%s", s.Name, err, s.offline(dir))
+		}
+	}
+	if s.convert != nil {
+		if progress != nil {
+			fmt.Fprintf(progress, "converting %s (this can take a minute)\n", s.Name)
+		}
+		if err := s.convert(staging); err != nil {
+			os.Remove(archive)
+			return fmt.Errorf("data: %s from %s: %w", s.Name, s.URL, err)
+		}
+	}
 	if err := s.verify(staging); err != nil {
 		os.Remove(archive) // a corrupt archive must not be resumed from
 		return fmt.Errorf("data: %s from %s: %w", s.Name, s.URL, err)
@@ -71,8 +85,19 @@ func (s Source) Download(ctx context.Context, dir string, client *http.Client, p
 	return os.RemoveAll(work)
 }
 
-// verify checks that dir holds every file of s.Files with its SHA-256.
+// verify checks that dir holds every file of s.Files with its SHA-256, or, when s.Digest is
+// set, that the dataset in dir reads with that digest.
 func (s Source) verify(dir string) error {
+	if s.Digest != "" {
+		ds, err := s.read(dir)
+		if err != nil {
+			return err
+		}
+		if got := ds.Digest(); got != s.Digest {
+			return fmt.Errorf("%s: content digest %s, want %s", dir, got, s.Digest)
+		}
+		return nil
+	}
 	for name, want := range s.Files {
 		f, err := os.Open(filepath.Join(dir, name))
 		if err != nil {

@@ -136,24 +136,26 @@ func TestLoadMissing(t *testing.T) {
 			t.Errorf("error %v, want it to contain %q", err, want)
 		}
 	}
+	zinc := filepath.Join(t.TempDir(), "zinc12k")
+	_, err = Load("zinc12k", zinc)
+	for _, want := range []string{"sgformer download --dataset zinc12k", "molecules.zip", "/train.index", filepath.Join(zinc, "raw")} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v, want it to contain %q", err, want)
+		}
+	}
 	if _, err := Load("qm9", dir); err == nil || !strings.Contains(err.Error(), `unknown dataset "qm9" (available: zinc12k, ogbg-molesol`) {
 		t.Errorf("unknown dataset: %v", err)
 	}
-	if err := Download(context.Background(), "zinc12k", dir, nil); err == nil || !strings.Contains(err.Error(), "no canonical download") {
-		t.Errorf("zinc12k download: %v", err)
-	}
 }
 
-// The pinned checksums are those of the shared copies of the OGB downloads.
+// The pinned checksums are those of the shared copies of the OGB downloads, the pinned ZINC
+// digest that of the shared text export.
 func TestSourcesMatchSharedData(t *testing.T) {
 	root := filepath.Join("..", "..", "shared", "data")
 	if d := os.Getenv("SGFORMER_DATA"); d != "" {
 		root = d
 	}
 	for _, s := range Sources {
-		if s.URL == "" {
-			continue
-		}
 		dir := filepath.Join(root, s.Folder)
 		if _, err := os.Stat(dir); err != nil {
 			if os.Getenv("CI") != "" {
@@ -184,5 +186,91 @@ func TestDefaultDir(t *testing.T) {
 	t.Setenv("SGFORMER_DATA", "/data")
 	if got, _ := DefaultDir("ogbg-molesol"); got != "/data/ogbg_molesol" {
 		t.Errorf("with SGFORMER_DATA: %q", got)
+	}
+}
+
+// ZINC's download: molecules.zip with the pickles and the three index files (here the miniature
+// of testdata/zinc-pyg), converted to the text export and checked against the digest.
+func TestDownloadZINC(t *testing.T) {
+	var zipped bytes.Buffer
+	zw := zip.NewWriter(&zipped)
+	files := map[string][]byte{}
+	for _, split := range pygSplits {
+		for _, ext := range []string{".pickle", ".index"} {
+			b, err := os.ReadFile("testdata/zinc-pyg/raw/" + split + ext)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[split+ext] = b
+			if ext == ".pickle" {
+				w, _ := zw.Create("molecules/" + split + ext)
+				w.Write(b)
+			}
+		}
+	}
+	zw.Close()
+	files["molecules.zip"] = zipped.Bytes()
+	var requests []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests = append(requests, r.URL.Path)
+		b, ok := files[strings.TrimPrefix(r.URL.Path, "/")]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		http.ServeContent(w, r, r.URL.Path, time.Time{}, bytes.NewReader(b))
+	}))
+	defer srv.Close()
+
+	want, err := ZINC("testdata/zinc-pyg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := SourceOf("zinc12k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src.URL, src.Digest = srv.URL+"/molecules.zip?dl=1", want.Digest()
+	src.Extra = map[string]string{}
+	for _, split := range pygSplits {
+		src.Extra[split+".index"] = srv.URL + "/" + split + ".index"
+	}
+
+	// A wrong digest: an error, nothing in the data directory, the archive deleted.
+	bad := src
+	bad.Digest = strings.Repeat("0", 64)
+	dir := filepath.Join(t.TempDir(), "zinc12k")
+	if err := bad.Download(context.Background(), dir, srv.Client(), nil); err == nil || !strings.Contains(err.Error(), "content digest") {
+		t.Fatalf("wrong digest: error %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 || entries[0].Name() != ".download" {
+		t.Errorf("after a failed check the data directory holds %v", entries)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".download", "molecules.zip")); err == nil {
+		t.Error("the archive that failed its check was kept")
+	}
+
+	var progress bytes.Buffer
+	if err := src.Download(context.Background(), dir, srv.Client(), &progress); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if strings.Join(names, " ") != "ZINC_Edges.txt.gz ZINC_Labels.txt.gz ZINC_Nodes.txt.gz ZINC_splits.json" {
+		t.Errorf("data directory holds %v, want the text export only", names)
+	}
+	got, err := ZINC(dir)
+	if err != nil || got.Digest() != want.Digest() {
+		t.Fatalf("downloaded dataset: %v, digest differs: %v", err, got != nil && got.Digest() != want.Digest())
+	}
+	if !strings.Contains(progress.String(), "converting zinc12k") {
+		t.Errorf("progress %q", progress.String())
+	}
+	n := len(requests)
+	if err := src.Download(context.Background(), dir, srv.Client(), nil); err != nil || len(requests) != n {
+		t.Errorf("second download: %v, %d more requests", err, len(requests)-n)
 	}
 }

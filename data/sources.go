@@ -18,9 +18,16 @@ type Source struct {
 	Name, Folder string
 	// URL is the canonical archive (a zip); Prefix the folder inside it that holds the files.
 	URL, Prefix string
-	// Files lists the files read, relative to the data directory, with their SHA-256.
+	// Files lists the files read, relative to the data directory, with their SHA-256 ("" when
+	// Digest checks them).
 	Files map[string]string
-	read  func(dir string) (*Dataset, error)
+	// Extra lists further files to fetch as they are, beside the archive's: name → URL.
+	Extra map[string]string
+	// Digest, if set, is the Dataset.Digest the files must read as, instead of per-file sums.
+	Digest string
+	// convert, if set, turns the fetched files in a folder into Files, in the same folder.
+	convert func(dir string) error
+	read    func(dir string) (*Dataset, error)
 }
 
 // ogb is the source of an OGB molecule dataset: OGB's own zip, whose files are checked
@@ -37,8 +44,20 @@ func ogb(name, zipName string, sums map[string]string) Source {
 // Sources are the datasets Load reads and Download fetches.
 var Sources = []Source{
 	{
+		// ZINC-12k as PyG's ZINC(subset=True) fetches it: benchmarking-gnns' molecules.zip
+		// (the pickles of ZINC-full) and the subset's indices, turned into the text export.
 		Name: "zinc12k", Folder: "zinc12k",
-		read: ZINC,
+		URL:    "https://www.dropbox.com/s/feo9qle74kg48gy/molecules.zip?dl=1",
+		Prefix: "molecules/",
+		Files:  map[string]string{zincNodes + ".gz": "", zincEdges + ".gz": "", zincLabels + ".gz": "", zincSplits: ""},
+		Extra: map[string]string{
+			"train.index": "https://raw.githubusercontent.com/graphdeeplearning/benchmarking-gnns/master/data/molecules/train.index",
+			"val.index":   "https://raw.githubusercontent.com/graphdeeplearning/benchmarking-gnns/master/data/molecules/val.index",
+			"test.index":  "https://raw.githubusercontent.com/graphdeeplearning/benchmarking-gnns/master/data/molecules/test.index",
+		},
+		Digest:  "11cc6762a8545c6f55bfc7cd684004e476c030e3f7e83bb8bb7ffdfc58b44b71", // of shared/data/zinc12k
+		convert: convertZINC,
+		read:    ZINC,
 	},
 	ogb("molesol", "esol", map[string]string{
 		"raw/num-node-list.csv.gz":    "57de66bbe53142b5bd7329e8aa5e7812dfbeffe80b6ba500b14e7d354aaa17ac",
@@ -148,14 +167,20 @@ func Load(name, dir string) (*Dataset, error) {
 
 // missing explains how to obtain the source's files in dir.
 func (s Source) missing(dir string) string {
-	if s.URL == "" {
-		return fmt.Sprintf("Place the %s files (see the README's data section) in %s.", s.Name, dir)
-	}
 	return fmt.Sprintf("Where there is internet, run: sgformer download --dataset %s --data-dir %s\n%s", s.Name, dir, s.offline(dir))
 }
 
 // offline explains how to put the source's files in dir by hand.
 func (s Source) offline(dir string) string {
+	if s.convert != nil {
+		extra := slices.Sorted(maps.Keys(s.Extra))
+		for i, name := range extra {
+			extra[i] = s.Extra[name]
+		}
+		return fmt.Sprintf("Offline, fetch %s and %s on another machine and put the files of the archive's %s folder and the "+
+			"others into %s (the layout of PyG's dataset folder, which is read as well).",
+			s.URL, strings.Join(extra, ", "), s.Prefix, filepath.Join(dir, "raw"))
+	}
 	files := slices.Sorted(maps.Keys(s.Files))
 	return fmt.Sprintf("Offline, fetch %s on another machine and unpack the contents of its %s folder into %s, so that it holds:\n  %s",
 		s.URL, s.Prefix, dir, strings.Join(files, "\n  "))

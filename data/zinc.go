@@ -50,11 +50,36 @@ const (
 )
 
 // ZINC reads ZINC-12k (the benchmarking-gnns subset of 12,000 molecules, PyG's
-// ZINC(subset=True)) from the plain-text export in dir: node lines "graph node atom_type",
-// edge lines "graph u v bond_type" (each bond once), label lines "graph y", and the split
-// JSON. Node features are the atom type (28 categories), edge features the bond type (1–3,
-// with 0 reserved as in benchmarking-gnns). Errors name the file and line.
+// ZINC(subset=True)) from dir, in whichever layout it holds:
+//   - the plain-text export of shared/data (ZINC_Nodes.txt, ZINC_Edges.txt, ZINC_Labels.txt,
+//     each possibly gzip-compressed, and ZINC_splits.json);
+//   - PyG's dataset folder: raw/ with benchmarking-gnns' pickles and the subset's indices (the
+//     canonical download, {train,val,test}.pickle and .index), or subset/processed/ with PyG's
+//     processed {train,val,test}.pt; or either of those folders itself.
+//
+// Graphs are numbered train, val, test, in PyG's order. Node features are the atom type (28
+// categories), edge features the bond type (1–3, with 0 reserved as in benchmarking-gnns);
+// targets are float32 values, as PyG's. Errors name the file and line or molecule.
 func ZINC(dir string) (*Dataset, error) {
+	for _, layout := range []struct {
+		probe, sub string
+		read       func(string) (*Dataset, error)
+	}{
+		{zincNodes, ".", zincText}, {zincNodes + ".gz", ".", zincText},
+		{"raw/train.pickle", "raw", zincPickles}, {"train.pickle", ".", zincPickles},
+		{"subset/processed/train.pt", "subset/processed", zincProcessed},
+		{"processed/train.pt", "processed", zincProcessed}, {"train.pt", ".", zincProcessed},
+	} {
+		if _, err := os.Stat(filepath.Join(dir, layout.probe)); err == nil {
+			return layout.read(filepath.Join(dir, layout.sub))
+		}
+	}
+	return zincText(dir) // its error names the files it expects
+}
+
+// zincText reads the plain-text export: node lines "graph node atom_type", edge lines
+// "graph u v bond_type" (each bond once), label lines "graph y", and the split JSON.
+func zincText(dir string) (*Dataset, error) {
 	atoms, err := readRows(filepath.Join(dir, zincNodes), "graph node atom_type", 3)
 	if err != nil {
 		return nil, err

@@ -9,7 +9,7 @@ import (
 
 func downloadCmd(args []string, io stdio) error {
 	fs := flag.NewFlagSet("sgformer download", flag.ContinueOnError)
-	dataset := fs.String("dataset", "", "dataset: ogbg-molesol, ogbg-molbace or ogbg-molhiv")
+	dataset := fs.String("dataset", "", "dataset: zinc12k, ogbg-molesol, ogbg-molbace or ogbg-molhiv")
 	dir := fs.String("data-dir", "", "directory for the dataset's files (default: $SGFORMER_DATA/FOLDER, ../shared/data/FOLDER if present, else the user cache)")
 	if err := parse(fs, args, io); err != nil {
 		return err

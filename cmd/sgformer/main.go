@@ -2,7 +2,7 @@
 //
 //	sgformer product    --graph FILE                 product-graph connectivities and node marks, as JSON
 //	sgformer pe         --graph FILE --k K           product-graph positional encoding, as JSON
-//	sgformer download   --dataset D [--data-dir DIR] fetch a dataset (OGB) with checksums and resume
+//	sgformer download   --dataset D [--data-dir DIR] fetch a dataset (ZINC-12k, OGB) with checksums and resume
 //	sgformer preprocess --dataset zinc12k --data-dir DIR --pe-k K --out DIR
 //	                                                 preprocess a dataset into a cache, with progress
 //	sgformer train      --dataset D [--data-dir DIR] --out RUN [--resume] [hyperparameters]

@@ -1,0 +1,391 @@
+package data
+
+import (
+	"bytes"
+	"cmp"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/nlpodyssey/gopickle/types"
+
+	"github.com/sgformer/sgformer/data/internal/torchpickle"
+	"github.com/sgformer/sgformer/internal/atomicfile"
+	"github.com/sgformer/sgformer/sgformer/graph"
+)
+
+// pygSplits are the split names of PyG's ZINC files, in the order of the dataset's graphs.
+var pygSplits = []string{"train", "val", "test"}
+
+// molecule is one ZINC graph as PyG builds it: atom types, each bond once (u < v) with its type,
+// and the target rounded to float32 (PyG's y).
+type molecule struct {
+	atoms     []int32
+	bonds     []graph.Edge
+	bondTypes []int32
+	y         float64
+}
+
+// zincPickles reads ZINC-12k from benchmarking-gnns' pickles, the canonical download that PyG's
+// ZINC(subset=True) keeps in its raw folder: {train,val,test}.pickle (lists of dicts with
+// "atom_type", "bond_type" (the n×n bond-type matrix) and "logP_SA_cycle_normalized") and the
+// subset's indices {train,val,test}.index (comma-separated), read as PyG's ZINC.process does.
+func zincPickles(dir string) (*Dataset, error) {
+	var splits [][]molecule
+	for _, split := range pygSplits {
+		index, err := readIndex(filepath.Join(dir, split+".index"))
+		if err != nil {
+			return nil, err
+		}
+		name := filepath.Join(dir, split+".pickle")
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		v, err := torchpickle.Unpickle(f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		list, ok := v.(*types.List)
+		if !ok {
+			return nil, fmt.Errorf("%s: holds a %T, want a list of molecules", name, v)
+		}
+		mols := make([]molecule, len(index))
+		for i, at := range index {
+			if at >= list.Len() {
+				return nil, fmt.Errorf("%s: molecule %d, but %s holds %d", filepath.Join(dir, split+".index"), at, name, list.Len())
+			}
+			if mols[i], err = pickledMolecule(list.Get(at)); err != nil {
+				return nil, fmt.Errorf("%s: molecule %d: %w", name, at, err)
+			}
+		}
+		splits = append(splits, mols)
+	}
+	return zincDataset(splits)
+}
+
+// readIndex reads a benchmarking-gnns index file: molecule numbers separated by commas.
+func readIndex(path string) ([]int, error) {
+	raw, name, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	fields := strings.Split(strings.TrimSpace(string(raw)), ",")
+	index := make([]int, len(fields))
+	for i, f := range fields {
+		if index[i], err = strconv.Atoi(strings.TrimSpace(f)); err != nil || index[i] < 0 {
+			return nil, fmt.Errorf("%s: entry %d: %q is not a molecule number", name, i+1, f)
+		}
+	}
+	return index, nil
+}
+
+// pickledMolecule converts one benchmarking-gnns molecule dict.
+func pickledMolecule(v any) (molecule, error) {
+	d, ok := v.(*types.Dict)
+	if !ok {
+		return molecule{}, fmt.Errorf("a %T, want a dict", v)
+	}
+	field := func(key string) (*torchpickle.Tensor, error) {
+		t, ok := d.Get(key)
+		if !ok {
+			return nil, fmt.Errorf("no %q", key)
+		}
+		if t, ok := t.(*torchpickle.Tensor); ok {
+			return t, nil
+		}
+		return nil, fmt.Errorf("%q is a %T, want a tensor", key, t)
+	}
+	atoms, err := field("atom_type")
+	if err != nil {
+		return molecule{}, err
+	}
+	adj, err := field("bond_type")
+	if err != nil {
+		return molecule{}, err
+	}
+	y, err := field("logP_SA_cycle_normalized")
+	if err != nil {
+		return molecule{}, err
+	}
+	n := atoms.Len()
+	if !slices.Equal(adj.Shape, []int{n, n}) || !adj.Integer() {
+		return molecule{}, fmt.Errorf("bond_type: %s %v, want an integer [%d %d] matrix", adj.DType(), adj.Shape, n, n)
+	}
+	if y.Len() != 1 {
+		return molecule{}, fmt.Errorf("logP_SA_cycle_normalized: %d values, want 1", y.Len())
+	}
+	m := molecule{atoms: make([]int32, n), y: float64(float32(y.Float(0)))}
+	for i := range n {
+		m.atoms[i] = int32(atoms.Int(i))
+	}
+	for u := range n {
+		for v := u + 1; v < n; v++ {
+			b, back := adj.Int(u*n+v), adj.Int(v*n+u)
+			if b != back {
+				return molecule{}, fmt.Errorf("bond_type: not symmetric: [%d,%d] = %d, [%d,%d] = %d", u, v, b, v, u, back)
+			}
+			if b != 0 {
+				m.bonds = append(m.bonds, graph.Edge{u, v})
+				m.bondTypes = append(m.bondTypes, int32(b))
+			}
+		}
+		if adj.Int(u*n+u) != 0 {
+			return molecule{}, fmt.Errorf("bond_type: atom %d bonded to itself", u)
+		}
+	}
+	return m, nil
+}
+
+// zincProcessed reads PyG's processed ZINC(subset=True) files {train,val,test}.pt in dir: a
+// torch.save of the collated split (x, edge_index in both directions, edge_attr, y) and its
+// slices, as PyG's InMemoryDataset writes it (a Data object or, since PyG 2.4, its dict).
+func zincProcessed(dir string) (*Dataset, error) {
+	var splits [][]molecule
+	for _, split := range pygSplits {
+		mols, err := readProcessed(filepath.Join(dir, split+".pt"))
+		if err != nil {
+			return nil, err
+		}
+		splits = append(splits, mols)
+	}
+	return zincDataset(splits)
+}
+
+// readProcessed reads the molecules of one processed PyG file.
+func readProcessed(path string) ([]molecule, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	v, err := torchpickle.Load(bytes.NewReader(raw), int64(len(raw)))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	mols, err := processedMolecules(v)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return mols, nil
+}
+
+func processedMolecules(v any) ([]molecule, error) {
+	t, ok := v.(*types.Tuple)
+	if !ok || t.Len() < 2 {
+		return nil, fmt.Errorf("holds a %T, want PyG's (data, slices, ...)", v)
+	}
+	store := t.Get(0)
+	if o, ok := store.(*torchpickle.Object); ok { // Data → _store (GlobalStorage) → _mapping
+		if s, ok := o.Fields["_store"].(*torchpickle.Object); ok {
+			store = s.Fields["_mapping"]
+		}
+	}
+	get := func(v any, what, key string) (*torchpickle.Tensor, error) {
+		d, ok := v.(*types.Dict)
+		if !ok {
+			return nil, fmt.Errorf("%ss: a %T, want a dict", what, v)
+		}
+		t, ok := d.Get(key)
+		if !ok {
+			return nil, fmt.Errorf("no %s %q", what, key)
+		}
+		tensor, ok := t.(*torchpickle.Tensor)
+		if !ok || !tensor.Integer() && key != "y" {
+			return nil, fmt.Errorf("%s %q: a %T, want an integer tensor", what, key, t)
+		}
+		return tensor, nil
+	}
+	var tensors, slice [4]*torchpickle.Tensor
+	for i, key := range []string{"x", "edge_index", "edge_attr", "y"} {
+		var err error
+		if tensors[i], err = get(store, "tensor", key); err != nil {
+			return nil, err
+		}
+		if slice[i], err = get(t.Get(1), "slice", key); err != nil {
+			return nil, err
+		}
+	}
+	x, edgeIndex, edgeAttr, y := tensors[0], tensors[1], tensors[2], tensors[3]
+	graphs := slice[0].Len() - 1
+	edges := edgeAttr.Len()
+	switch {
+	case graphs < 0 || slice[1].Len() != graphs+1 || slice[2].Len() != graphs+1 || slice[3].Len() != graphs+1:
+		return nil, fmt.Errorf("slices of %d, %d, %d and %d entries, want equal", slice[0].Len(), slice[1].Len(), slice[2].Len(), slice[3].Len())
+	case len(edgeIndex.Shape) != 2 || edgeIndex.Shape[0] != 2 || edgeIndex.Shape[1] != edges:
+		return nil, fmt.Errorf("edge_index of shape %v, want [2 %d]", edgeIndex.Shape, edges)
+	case x.Len() != int(slice[0].Int(graphs)) || edges != int(slice[1].Int(graphs)) || y.Len() != graphs:
+		return nil, fmt.Errorf("%d atoms, %d bonds, %d targets; the slices say %d, %d, %d", x.Len(), edges, y.Len(), slice[0].Int(graphs), slice[1].Int(graphs), graphs)
+	}
+	mols := make([]molecule, graphs)
+	for g := range mols {
+		lo, hi := int(slice[0].Int(g)), int(slice[0].Int(g+1))
+		elo, ehi := int(slice[1].Int(g)), int(slice[1].Int(g+1))
+		if lo < 0 || lo > hi || hi > x.Len() || elo < 0 || elo > ehi || ehi > edges || slice[2].Int(g) != int64(elo) {
+			return nil, fmt.Errorf("graph %d: slices out of order", g)
+		}
+		m := molecule{atoms: make([]int32, hi-lo), y: float64(float32(y.Float(g)))}
+		for i := range m.atoms {
+			m.atoms[i] = int32(x.Int(lo + i))
+		}
+		// Each bond is listed in both directions with the same type; keep u < v.
+		seen := map[graph.Edge]int64{}
+		for e := elo; e < ehi; e++ {
+			u, v, b := int(edgeIndex.Int(e)), int(edgeIndex.Int(edges+e)), edgeAttr.Int(e)
+			if u < 0 || v < 0 || u >= len(m.atoms) || v >= len(m.atoms) || u == v {
+				return nil, fmt.Errorf("graph %d: edge %d (%d,%d) outside its %d atoms or a loop", g, e-elo, u, v, len(m.atoms))
+			}
+			key := graph.Edge{min(u, v), max(u, v)}
+			if prev, ok := seen[key]; ok {
+				if prev != b {
+					return nil, fmt.Errorf("graph %d: bond (%d,%d) has types %d and %d", g, key[0], key[1], prev, b)
+				}
+				delete(seen, key)
+				m.bonds = append(m.bonds, key)
+				m.bondTypes = append(m.bondTypes, int32(b))
+				continue
+			}
+			seen[key] = b
+		}
+		if len(seen) > 0 {
+			return nil, fmt.Errorf("graph %d: %d bonds listed in one direction only", g, len(seen))
+		}
+		mols[g] = m
+	}
+	return mols, nil
+}
+
+// zincDataset assembles ZINC-12k from its splits, graphs numbered train, val, test in order (as
+// in the text export and PyG).
+func zincDataset(splits [][]molecule) (*Dataset, error) {
+	ds := &Dataset{Name: "zinc12k", Tasks: 1, NodeVocab: []int{28}, EdgeVocab: []int{4}}
+	parts := []*[]int{&ds.Split.Train, &ds.Split.Valid, &ds.Split.Test}
+	for s, mols := range splits {
+		for _, m := range mols {
+			g := len(ds.Graphs)
+			for _, a := range m.atoms {
+				if a < 0 || a >= 28 {
+					return nil, fmt.Errorf("%s graph %d: atom type %d outside [0, 28)", pygSplits[s], len(*parts[s]), a)
+				}
+			}
+			for _, b := range m.bondTypes {
+				if b < 1 || b > 3 {
+					return nil, fmt.Errorf("%s graph %d: bond type %d outside 1..3", pygSplits[s], len(*parts[s]), b)
+				}
+			}
+			bonds := slices.Clone(m.bonds)
+			order := make([]int, len(bonds)) // bonds sorted, as the text export lists them
+			for i := range order {
+				order[i] = i
+			}
+			slices.SortFunc(order, func(i, j int) int {
+				return cmp.Or(cmp.Compare(bonds[i][0], bonds[j][0]), cmp.Compare(bonds[i][1], bonds[j][1]))
+			})
+			sorted, kinds := make([]graph.Edge, len(order)), make([]int32, len(order))
+			for i, o := range order {
+				sorted[i], kinds[i] = bonds[o], m.bondTypes[o]
+			}
+			gr, err := graph.New(len(m.atoms), sorted, graph.Features{Width: 1, Ints: m.atoms}, graph.Features{Width: 1, Ints: kinds})
+			if err != nil {
+				return nil, fmt.Errorf("%s graph %d: %w", pygSplits[s], len(*parts[s]), err)
+			}
+			ds.Graphs = append(ds.Graphs, gr)
+			ds.Labels = append(ds.Labels, m.y)
+			*parts[s] = append(*parts[s], g)
+		}
+	}
+	return ds, nil
+}
+
+// convertZINC turns the canonical download in dir (pickles and indices) into the text export.
+func convertZINC(dir string) error {
+	ds, err := zincPickles(dir)
+	if err != nil {
+		return err
+	}
+	return writeZINC(ds, dir)
+}
+
+// writeZINC writes ds as the text export ZINC reads (ZINC_*.txt.gz and ZINC_splits.json) into dir.
+func writeZINC(ds *Dataset, dir string) error {
+	var nodes, edges, labels strings.Builder
+	for g, gr := range ds.Graphs {
+		for v, a := range gr.NodeFeatures.Ints {
+			fmt.Fprintf(&nodes, "%d %d %d\n", g, v, a)
+		}
+		for i, e := range gr.Edges() {
+			fmt.Fprintf(&edges, "%d %d %d %d\n", g, e[0], e[1], gr.EdgeFeatures.Ints[i])
+		}
+		fmt.Fprintf(&labels, "%d %s\n", g, strconv.FormatFloat(ds.Labels[g], 'g', -1, 64))
+	}
+	for name, text := range map[string]string{zincNodes: nodes.String(), zincEdges: edges.String(), zincLabels: labels.String()} {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		zw.Write([]byte(text))
+		if err := zw.Close(); err != nil {
+			return err
+		}
+		if err := atomicfile.Write(filepath.Join(dir, name+".gz"), buf.Bytes()); err != nil {
+			return err
+		}
+	}
+	split, err := json.Marshal([]map[string]any{{"test": ds.Split.Test,
+		"model_selection": []map[string][]int{{"train": ds.Split.Train, "validation": ds.Split.Valid}}}})
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(filepath.Join(dir, zincSplits), split)
+}
+
+// Digest is a SHA-256 of the dataset's content — graphs (nodes, features, edges in any order and
+// direction), labels and split — independent of the files it was read from: the same for
+// ZINC-12k read from the text export, from benchmarking-gnns' pickles or from PyG's files.
+func (ds *Dataset) Digest() string {
+	h := sha256.New()
+	put := func(vs ...int64) { binary.Write(h, binary.LittleEndian, vs) }
+	// row appends feature row i of f (integers, or the bits of real values).
+	row := func(dst []int64, f graph.Features, i int) []int64 {
+		for c := i * f.Width; c < (i+1)*f.Width; c++ {
+			if f.Ints != nil {
+				dst = append(dst, int64(f.Ints[c]))
+			} else if f.Floats != nil {
+				dst = append(dst, int64(math.Float32bits(f.Floats[c])))
+			}
+		}
+		return dst
+	}
+	put(int64(len(ds.Graphs)), int64(ds.Tasks))
+	for _, g := range ds.Graphs {
+		put(int64(g.N()), int64(g.NodeFeatures.Width), int64(g.EdgeFeatures.Width), int64(g.NumEdges()))
+		for v := range g.N() {
+			put(row(nil, g.NodeFeatures, v)...)
+		}
+		edges := make([][]int64, g.NumEdges())
+		for i, e := range g.Edges() {
+			edges[i] = row([]int64{int64(min(e[0], e[1])), int64(max(e[0], e[1]))}, g.EdgeFeatures, i)
+		}
+		slices.SortFunc(edges, slices.Compare)
+		for _, e := range edges {
+			put(e...)
+		}
+	}
+	for _, y := range ds.Labels {
+		put(int64(math.Float64bits(y)))
+	}
+	for _, part := range [][]int{ds.Split.Train, ds.Split.Valid, ds.Split.Test} {
+		put(int64(len(part)))
+		for _, i := range part {
+			put(int64(i))
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
