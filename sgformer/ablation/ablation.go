@@ -131,45 +131,81 @@ func Collect(root string) ([]Row, error) {
 	return rows, nil
 }
 
-// Markdown renders rows as the paper's tables: for each dataset and model, one line per
-// sampling ratio and one column per PE size (k = 0 is "no PE"), each cell the test metric at
-// the best validation epoch as mean ± std over seeds; then the full list with validation
-// metrics, seeds and epochs.
-func Markdown(rows []Row, digits int) string {
-	var b strings.Builder
+// Table is one of the paper's ablation tables: for one dataset and model, a line per sampling
+// ratio and a column per PE size.
+type Table struct {
+	Dataset, Model, Metric string
+	Ratios                 []float64 // in the rows' order
+	PEKs                   []int     // ascending
+	// Cells[i][j] is the row of Ratios[i] and PEKs[j], nil where the grid has no run.
+	Cells [][]*Row
+}
+
+// Tables groups rows, as Collect orders them, into one Table per dataset and model.
+func Tables(rows []Row) []Table {
+	var tables []Table
 	for start := 0; start < len(rows); {
 		end := start
 		for end < len(rows) && rows[end].Dataset == rows[start].Dataset && rows[end].Model == rows[start].Model {
 			end++
 		}
 		group := rows[start:end]
-		var ks []int
-		var ratios []float64
-		cell := map[string]Stat{}
+		t := Table{Dataset: group[0].Dataset, Model: group[0].Model, Metric: group[0].Metric}
 		for _, r := range group {
-			if !slices.Contains(ks, r.PEK) {
-				ks = append(ks, r.PEK)
+			if !slices.Contains(t.PEKs, r.PEK) {
+				t.PEKs = append(t.PEKs, r.PEK)
 			}
-			if !slices.Contains(ratios, r.SamplingRatio) {
-				ratios = append(ratios, r.SamplingRatio)
-			}
-			cell[fmt.Sprintf("%g/%d", r.SamplingRatio, r.PEK)] = r.Test
-		}
-		slices.Sort(ks)
-		fmt.Fprintf(&b, "**%s, %s** — test %s at the best validation epoch (mean ± std over seeds)\n\n| sampling ratio |", group[0].Dataset, group[0].Model, group[0].Metric)
-		for _, k := range ks {
-			if k == 0 {
-				b.WriteString(" no PE |")
-			} else {
-				fmt.Fprintf(&b, " PE k = %d |", k)
+			if !slices.Contains(t.Ratios, r.SamplingRatio) {
+				t.Ratios = append(t.Ratios, r.SamplingRatio)
 			}
 		}
-		b.WriteString("\n|---|" + strings.Repeat("---|", len(ks)) + "\n")
-		for _, p := range ratios {
-			fmt.Fprintf(&b, "| %s |", ratioLabel(p))
-			for _, k := range ks {
-				if s, ok := cell[fmt.Sprintf("%g/%d", p, k)]; ok {
-					fmt.Fprintf(&b, " %s |", s.Format(digits))
+		slices.Sort(t.PEKs)
+		t.Cells = make([][]*Row, len(t.Ratios))
+		for i := range t.Cells {
+			t.Cells[i] = make([]*Row, len(t.PEKs))
+		}
+		for i := range group {
+			r := &group[i]
+			t.Cells[slices.Index(t.Ratios, r.SamplingRatio)][slices.Index(t.PEKs, r.PEK)] = r
+		}
+		tables = append(tables, t)
+		start = end
+	}
+	return tables
+}
+
+// PEName names a PE size as the paper's tables do: "no PE" for k = 0, else "PE k = K".
+func PEName(k int) string {
+	if k == 0 {
+		return "no PE"
+	}
+	return fmt.Sprintf("PE k = %d", k)
+}
+
+// RatioName names a sampling ratio: "1 (full bag)" or the ratio.
+func RatioName(p float64) string {
+	if p == 1 {
+		return "1 (full bag)"
+	}
+	return fmt.Sprintf("%g", p)
+}
+
+// Markdown renders rows as the paper's tables (see Tables), each cell the test metric at the
+// best validation epoch as mean ± std over seeds; then the full list with validation metrics,
+// seeds and epochs.
+func Markdown(rows []Row, digits int) string {
+	var b strings.Builder
+	for _, t := range Tables(rows) {
+		fmt.Fprintf(&b, "**%s, %s** — test %s at the best validation epoch (mean ± std over seeds)\n\n| sampling ratio |", t.Dataset, t.Model, t.Metric)
+		for _, k := range t.PEKs {
+			fmt.Fprintf(&b, " %s |", PEName(k))
+		}
+		b.WriteString("\n|---|" + strings.Repeat("---|", len(t.PEKs)) + "\n")
+		for i, p := range t.Ratios {
+			fmt.Fprintf(&b, "| %s |", RatioName(p))
+			for _, r := range t.Cells[i] {
+				if r != nil {
+					fmt.Fprintf(&b, " %s |", r.Test.Format(digits))
 				} else {
 					b.WriteString(" — |")
 				}
@@ -177,21 +213,13 @@ func Markdown(rows []Row, digits int) string {
 			b.WriteString("\n")
 		}
 		b.WriteString("\n")
-		start = end
 	}
 	b.WriteString("| dataset | model | sampling ratio | PE k | val | test | seeds | epochs |\n|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "| %s | %s | %s | %d | %s | %s | %s | %s |\n", r.Dataset, r.Model, ratioLabel(r.SamplingRatio), r.PEK,
+		fmt.Fprintf(&b, "| %s | %s | %s | %d | %s | %s | %s | %s |\n", r.Dataset, r.Model, RatioName(r.SamplingRatio), r.PEK,
 			r.Valid.Format(digits), r.Test.Format(digits), joinInts(r.Seeds), joinInts(r.Epochs))
 	}
 	return b.String()
-}
-
-func ratioLabel(p float64) string {
-	if p == 1 {
-		return "1 (full bag)"
-	}
-	return fmt.Sprintf("%g", p)
 }
 
 func joinInts(xs []int) string {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -81,6 +82,31 @@ func TestCollect(t *testing.T) {
 		if !strings.Contains(md, want) {
 			t.Errorf("Markdown lacks %q:\n%s", want, md)
 		}
+	}
+}
+
+// Tables puts each row in its (ratio, k) cell, per dataset and model, with nil for holes.
+func TestTables(t *testing.T) {
+	row := func(dataset string, ratio float64, k int) ablation.Row {
+		return ablation.Row{Dataset: dataset, Model: "subgraphormer", Metric: "rmse", SamplingRatio: ratio, PEK: k}
+	}
+	rows := []ablation.Row{row("a", 1, 8), row("a", 0.5, 0), row("a", 0.5, 8), row("b", 0.2, 0)}
+	tables := ablation.Tables(rows)
+	if len(tables) != 2 {
+		t.Fatalf("%d tables, want 2", len(tables))
+	}
+	a := tables[0]
+	if a.Dataset != "a" || !slices.Equal(a.Ratios, []float64{1, 0.5}) || !slices.Equal(a.PEKs, []int{0, 8}) {
+		t.Fatalf("table a: ratios %v, k %v", a.Ratios, a.PEKs)
+	}
+	if a.Cells[0][0] != nil || a.Cells[0][1] != &rows[0] || a.Cells[1][0] != &rows[1] || a.Cells[1][1] != &rows[2] {
+		t.Errorf("table a cells %v", a.Cells)
+	}
+	if b := tables[1]; b.Dataset != "b" || len(b.Cells) != 1 || b.Cells[0][0] != &rows[3] {
+		t.Errorf("table b %+v", b)
+	}
+	if ablation.PEName(0) != "no PE" || ablation.PEName(8) != "PE k = 8" || ablation.RatioName(1) != "1 (full bag)" || ablation.RatioName(0.05) != "0.05" {
+		t.Error("names")
 	}
 }
 
