@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/color"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/sgformer/sgformer/sgformer/product"
 )
@@ -72,6 +74,36 @@ func Heatmap(title string, m mat.Matrix) (*Figure, error) {
 	})
 	return &Figure{Width: 5.3 * vg.Inch, Height: 4.6 * vg.Inch, DPI: DefaultDPI,
 		Panels: []Panel{{Plot: p, ColorBar: &ColorBar{Map: cmap}}}}, nil
+}
+
+// ProductHeatmap is Heatmap for a matrix indexed by the n² product nodes of G□G (product node
+// (s, v) at index s·n + v) along its rows, its columns or both, with lines between the n blocks
+// of each such axis: block (s, s') then holds the entries between subgraphs s and s'.
+func ProductHeatmap(title string, m mat.Matrix, n int) (*Figure, error) {
+	rows, cols := m.Dims()
+	if n < 1 || rows != n*n && cols != n*n {
+		return nil, fmt.Errorf("plots: product heatmap %q: a %d×%d matrix has no axis of n² = %d product nodes", title, rows, cols, n*n)
+	}
+	f, err := Heatmap(title, m)
+	if err != nil {
+		return nil, err
+	}
+	style := draw.LineStyle{Color: color.Gray{Y: 0x60}, Width: vg.Points(0.5)}
+	add := func(a, b plotter.XY) {
+		l, _ := plotter.NewLine(plotter.XYs{a, b}) // finite points: no error
+		l.LineStyle = style
+		f.Panels[0].Plot.Add(l)
+	}
+	for s := 1; s < n; s++ {
+		at := float64(s*n) - 0.5 // between product nodes s·n − 1 and s·n
+		if cols == n*n {
+			add(plotter.XY{X: at, Y: 0.5}, plotter.XY{X: at, Y: 0.5 - float64(rows)})
+		}
+		if rows == n*n {
+			add(plotter.XY{X: -0.5, Y: -at}, plotter.XY{X: float64(cols) - 0.5, Y: -at})
+		}
+	}
+	return f, nil
 }
 
 // AdjacencyMatrix returns the dense nodes×nodes adjacency matrix of a product-graph

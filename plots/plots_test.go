@@ -142,6 +142,7 @@ func TestFiguresRender(t *testing.T) {
 		{"curves", func() (*plots.Figure, error) { return plots.Curves(records(), "mae") }, []string{"Training loss", "Validation and test MAE", "Learning rate", "best epoch 3"}},
 		{"heatmap adjacency", func() (*plots.Figure, error) { return plots.Heatmap("A_{G^S}", adjacency) }, []string{"A_{G^S}", "row", "column"}},
 		{"heatmap signed", func() (*plots.Figure, error) { return plots.Heatmap("PE", signed) }, []string{"PE"}},
+		{"product heatmap", func() (*plots.Figure, error) { return plots.ProductHeatmap("A_{G^S}", adjacency, g.N()) }, []string{"A_{G^S}"}},
 		{"graph", func() (*plots.Figure, error) { return plots.Graph(g, nodeValues, "node values") }, []string{"node values"}},
 		{"product graph", func() (*plots.Figure, error) { return plots.ProductGraph(g, productValues, "on G□G") }, []string{"on G□G", "internal edges"}},
 		{"eigenvector figure", func() (*plots.Figure, error) { return plots.EigenvectorFigure(g) }, []string{"G: v₁", "G□G: v₁(s)·v₁(v)"}},
@@ -172,6 +173,32 @@ func TestFiguresRender(t *testing.T) {
 			}
 			checkPNG(t, f, data)
 		})
+	}
+}
+
+// ProductHeatmap adds one separator per block boundary of each n²-long axis: 2(n−1) lines on
+// an n²×n² matrix, n−1 on a k×n² one.
+func TestProductHeatmapBlocks(t *testing.T) {
+	const n = 4
+	paths := func(f *plots.Figure, err error) int {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		svg, err := f.SVG()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return bytes.Count(svg, []byte("<path"))
+	}
+	square, wide := mat.NewDense(n*n, n*n, nil), mat.NewDense(3, n*n, nil)
+	square.Set(0, 1, 1)
+	wide.Set(0, 1, 1)
+	if d := paths(plots.ProductHeatmap("a", square, n)) - paths(plots.Heatmap("a", square)); d != 2*(n-1) {
+		t.Errorf("n²×n²: %d more paths, want %d", d, 2*(n-1))
+	}
+	if d := paths(plots.ProductHeatmap("a", wide, n)) - paths(plots.Heatmap("a", wide)); d != n-1 {
+		t.Errorf("3×n²: %d more paths, want %d", d, n-1)
 	}
 }
 
@@ -323,6 +350,7 @@ func TestBadInput(t *testing.T) {
 			return plots.Curves(recs, "mae")
 		}},
 		{"heatmap empty", "empty 0×0 matrix", func() (any, error) { return plots.Heatmap("empty", &mat.Dense{}) }},
+		{"product heatmap no product axis", "a 3×2 matrix has no axis of n² = 4 product nodes", func() (any, error) { return plots.ProductHeatmap("x", mat.NewDense(3, 2, nil), 2) }},
 		{"heatmap NaN", "entry (0, 1) is NaN", func() (any, error) { return plots.Heatmap("nan", mat.NewDense(1, 2, []float64{0, nan})) }},
 		{"adjacency no nodes", "want at least one", func() (any, error) { return plots.AdjacencyMatrix(0, product.Edges{}) }},
 		{"adjacency out of range", "edge 0 (4 ← 0) leaves the 4 nodes", func() (any, error) {
