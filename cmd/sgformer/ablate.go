@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
@@ -30,6 +31,7 @@ func ablateCmd(args []string, io stdio) error {
 	ks := fs.String("pe-k", "0,8", "comma-separated PE sizes k (0: no PE)")
 	seeds := fs.String("seeds", "0,1,2", "comma-separated seeds")
 	backendName := fs.String("backend", "", `GoMLX backend: "go", "xla:cpu", "xla:cuda" (default $GOMLX_BACKEND, else go)`)
+	limit := fs.Duration("time-limit", 0, "stop at the first epoch boundary after which another epoch would end later than this time from now (e.g. 9m), to continue with the same command; 0: none")
 	dataset := peekFlag(args, "dataset", "synthetic")
 	var h hyperFlags
 	// The grid sets the PE size, sampling ratio and seed of each cell.
@@ -53,6 +55,7 @@ func ablateCmd(args []string, io stdio) error {
 		return err
 	}
 	cells := len(ratioList) * len(kList) * len(seedList)
+	end := deadline(*limit)
 	i := 0
 	for _, k := range kList {
 		for _, ratio := range ratioList {
@@ -75,8 +78,12 @@ func ablateCmd(args []string, io stdio) error {
 					continue
 				}
 				fmt.Fprintf(io.err, "== cell %d/%d: ratio %g, k %d, seed %d (%s)\n", i, cells, ratio, k, seed, run)
+				if !end.IsZero() && time.Now().After(end) {
+					fmt.Fprintf(io.err, "time limit reached: run the same command again to continue the grid\n")
+					return nil
+				}
 				cd := d
-				if _, err := runTraining(ctx, &cd, run, resume, epochs, *backendName, io); err != nil {
+				if _, err := runTraining(ctx, &cd, training.Options{Out: run, Resume: resume, Epochs: epochs, Deadline: end}, *backendName, io); err != nil {
 					return fmt.Errorf("cell ratio %g, k %d, seed %d: %w", ratio, k, seed, err)
 				}
 			}

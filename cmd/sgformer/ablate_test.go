@@ -53,6 +53,14 @@ func TestAblateAndTable(t *testing.T) {
 		t.Fatalf("third run: exit %d, want 8 cells done: %s", code, stderr)
 	}
 
+	// A time limit already over when the grid is extended: nothing starts (within a cell,
+	// training stops at the limit as sgformer train does).
+	args[len(args)-13] = "3"
+	code, _, stderr = runCLI(t, "", append(args, "--time-limit", "1ns")...)
+	if code != 0 || !strings.Contains(stderr, "time limit reached") || strings.Contains(stderr, "epoch 3/3") {
+		t.Fatalf("time-limited run: exit %d, want a stop before any epoch: %s", code, stderr)
+	}
+
 	code, stdout, _ = runCLI(t, "", "table", out)
 	if code != 0 || !strings.Contains(stdout, "| 0, 1 | 2, 2 |") {
 		t.Fatalf("table: exit %d:\n%s", code, stdout)

@@ -41,7 +41,7 @@ func compareCmd(args []string, io stdio) error {
 		}
 		fmt.Fprintf(io.err, "== %s\n", name)
 		run := filepath.Join(*out, strings.ReplaceAll(name, "+", "plus"))
-		sum, err := runTraining(ctx, &d, run, false, 0, *backendName, io)
+		sum, err := runTraining(ctx, &d, training.Options{Out: run}, *backendName, io)
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/ml/context"
@@ -181,6 +182,7 @@ func trainCmd(args []string, io stdio) error {
 	out := fs.String("out", "", "run directory (checkpoints, metrics.jsonl, summary.json)")
 	resume := fs.Bool("resume", false, "continue the run in --out from its last checkpoint")
 	backendName := fs.String("backend", "", `GoMLX backend: "go" (pure Go), "xla:cpu", "xla:cuda" (default $GOMLX_BACKEND, else go)`)
+	limit := fs.Duration("time-limit", 0, "stop after the last epoch that ends within this time from now (e.g. 9m, a job's limit), at a checkpoint to --resume from; 0: none")
 	// Defaults depend on the dataset, so find it before registering the hyperparameter flags.
 	ctx := newContext(peekFlag(args, "dataset", "synthetic"))
 	var h hyperFlags
@@ -194,11 +196,19 @@ func trainCmd(args []string, io stdio) error {
 	if err := h.apply(ctx); err != nil {
 		return err
 	}
-	summary, err := runTraining(ctx, &d, *out, *resume, epochsFlag(fs), *backendName, io)
+	summary, err := runTraining(ctx, &d, training.Options{Out: *out, Resume: *resume, Epochs: epochsFlag(fs), Deadline: deadline(*limit)}, *backendName, io)
 	if err != nil {
 		return err
 	}
 	return writeJSON(io.out, summary)
+}
+
+// deadline is the time limit from now, or no deadline for a limit of 0.
+func deadline(limit time.Duration) time.Time {
+	if limit <= 0 {
+		return time.Time{}
+	}
+	return time.Now().Add(limit)
 }
 
 // epochsFlag returns the --epochs value if given on the command line, else 0.
@@ -213,7 +223,8 @@ func epochsFlag(fs *flag.FlagSet) int {
 }
 
 // runTraining trains (or resumes) one run in out.
-func runTraining(ctx *context.Context, d *dataFlags, out string, resume bool, epochs int, backendName string, io stdio) (*training.Summary, error) {
+func runTraining(ctx *context.Context, d *dataFlags, opt training.Options, backendName string, io stdio) (*training.Summary, error) {
+	out, resume := opt.Out, opt.Resume
 	if resume {
 		raw, err := os.ReadFile(filepath.Join(out, runFile))
 		if err != nil {
@@ -227,8 +238,8 @@ func runTraining(ctx *context.Context, d *dataFlags, out string, resume bool, ep
 		ctx = context.New() // the checkpoint's hyperparameters, not the flags'
 		training.Defaults(ctx)
 	}
-	be, err := newBackend(backendName, io)
-	if err != nil {
+	var err error
+	if opt.Backend, err = newBackend(backendName, io); err != nil {
 		return nil, err
 	}
 	k := d.PEK // on resume, the run's (from its run file)
@@ -252,7 +263,8 @@ func runTraining(ctx *context.Context, d *dataFlags, out string, resume bool, ep
 			return nil, err
 		}
 	}
-	return training.Train(ctx, task, training.Options{Out: out, Backend: be, Resume: resume, Epochs: epochs, Progress: io.err, Log: io.err})
+	opt.Progress, opt.Log = io.err, io.err
+	return training.Train(ctx, task, opt)
 }
 
 // peekFlag returns the value of --name in args (before parsing), or def.

@@ -18,7 +18,8 @@ import (
 func TestTrainEvalPredict(t *testing.T) {
 	run := filepath.Join(t.TempDir(), "run")
 	small := []string{"--dataset", "synthetic", "--synthetic-graphs", "40", "--layers", "1", "--hidden", "12", "--batch-size", "16", "--backend", "go"}
-	code, stdout, stderr := runCLI(t, "", append([]string{"train", "--out", run, "--epochs", "1", "--model", "subgraphormer"}, small...)...)
+	// A time limit shorter than an epoch: one epoch, then a checkpoint to resume from.
+	code, stdout, stderr := runCLI(t, "", append([]string{"train", "--out", run, "--epochs", "2", "--time-limit", "1ns", "--model", "subgraphormer"}, small...)...)
 	if code != 0 {
 		t.Fatalf("train: exit %d: %s", code, stderr)
 	}
@@ -26,7 +27,7 @@ func TestTrainEvalPredict(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &sum); err != nil || sum["epochs"] != 1.0 || sum["model"] != "subgraphormer" {
 		t.Fatalf("train summary %q: %v", stdout, err)
 	}
-	if !strings.Contains(stderr, "epoch 1/1") || !strings.Contains(stderr, "steps/") {
+	if !strings.Contains(stderr, "epoch 1/2") || !strings.Contains(stderr, "steps/") || !strings.Contains(stderr, "stopped after epoch 1 of 2") {
 		t.Errorf("no progress or epoch line on stderr: %q", stderr)
 	}
 	code, _, stderr = runCLI(t, "", "train", "--out", run, "--resume", "--epochs", "2", "--backend", "go")

@@ -11,6 +11,9 @@
 //     JSON output stays clean.)
 //   - Backend names: GoMLX panics on an unknown backend name; New returns an error instead, and
 //     a missing XLA plugin is reported with what to do about it.
+//   - GPU memory: PJRT's CUDA plugin grabs 75% of the GPU at start-up unless told otherwise, so
+//     that nvidia-smi shows the grab, not what a run needs. "xla:cuda" is created with
+//     preallocation off: memory grows as needed and memory.used is the run's high-water mark.
 //   - BatchNorm: the pure-Go backend lacks the BatchNorm ops and GoMLX's layer has no mask; the
 //     model package has its own masked BatchNorm.
 package backend
@@ -22,8 +25,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gomlx/go-xla/pkg/pjrt"
 	"github.com/gomlx/gomlx/backends"
 	_ "github.com/gomlx/gomlx/backends/default" // the pure-Go backend "go" and XLA "xla"
+	"github.com/gomlx/gomlx/backends/xla"
 )
 
 // GoConfig is the configuration of the pure-Go backend used when none is given.
@@ -37,7 +42,8 @@ var registerOnce sync.Once
 //
 // The XLA backend needs its PJRT plugin: with internet, GoMLX downloads it on first use
 // (unless $GOMLX_NO_AUTO_INSTALL is set); offline, $PJRT_PLUGIN_LIBRARY_PATH must name the
-// folder that holds it. Its absence is an error saying so, never a hang.
+// folder that holds it, and nothing is downloaded then. Its absence is an error saying so,
+// never a hang.
 func New(config string) (b backends.Backend, err error) {
 	registerOnce.Do(registerFastGradients)
 	if config == "" {
@@ -54,14 +60,27 @@ func New(config string) (b backends.Backend, err error) {
 		if r := recover(); r != nil {
 			b, err = nil, fmt.Errorf("backend %q: %v", config, r)
 		}
+		if err != nil {
+			b = nil // not an interface holding a nil backend
+		}
 		if err != nil && name == "xla" {
 			err = fmt.Errorf("%w\nThe XLA backend needs a PJRT plugin: with internet GoMLX installs it itself; offline, set "+
 				"PJRT_PLUGIN_LIBRARY_PATH to the folder holding pjrt_c_api_<cpu|cuda>_plugin.so (on a CUDA machine, "+
 				"source scripts/gpu-env.sh), or use --backend go", err)
 		}
 	}()
+	if os.Getenv("PJRT_PLUGIN_LIBRARY_PATH") != "" {
+		xla.EnableAutoInstall(false) // the plugins are where the user said: nothing to download
+	}
 	restore := quietStdout()
 	defer restore()
+	if plugin, ok := strings.CutPrefix(config, "xla:"); ok && strings.HasPrefix(plugin, "cuda") {
+		xb, err := xla.NewWithOptions(plugin, pjrt.NamedValuesMap{"preallocate": false})
+		if err != nil {
+			return nil, err
+		}
+		return xb, nil
+	}
 	return backends.NewWithConfig(config)
 }
 

@@ -168,7 +168,9 @@ func TestNewErrors(t *testing.T) {
 	}
 	t.Setenv("GOMLX_NO_AUTO_INSTALL", "1")
 	t.Setenv("PJRT_PLUGIN_LIBRARY_PATH", t.TempDir())
-	if _, err := New("xla:cpu"); err == nil || !strings.Contains(err.Error(), "PJRT_PLUGIN_LIBRARY_PATH") {
-		t.Errorf("xla without a plugin: %v", err)
+	for _, config := range []string{"xla:cpu", "xla:cuda"} { // (cuda goes through its own options)
+		if b, err := New(config); err == nil || b != nil || !strings.Contains(err.Error(), "PJRT_PLUGIN_LIBRARY_PATH") {
+			t.Errorf("%s without a plugin: %v, %v", config, b, err)
+		}
 	}
 }

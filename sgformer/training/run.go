@@ -53,6 +53,9 @@ type Options struct {
 	// OnEpoch, if not nil, is called with each epoch's record once it is written (e.g. to
 	// redraw a live training curve).
 	OnEpoch func(Record)
+	// Deadline, if not zero, ends training early, at a checkpoint: after an epoch, when another
+	// as long would end after it (a job's time limit). Resume continues the run.
+	Deadline time.Time
 }
 
 // Record is one line of MetricsFile.
@@ -258,6 +261,15 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 		if opt.Log != nil {
 			fmt.Fprintf(opt.Log, "epoch %d/%d  train_loss %.4f  val %s %.4f  test %.4f  lr %.2g  %.1fs  (best val %.4f at epoch %d, test %.4f)\n",
 				epoch, epochs, rec.TrainLoss, metric.Name, valid, test, rec.LR, rec.Seconds, st.BestValid, st.BestEpoch, st.TestAtBest)
+		}
+		if !opt.Deadline.IsZero() && epoch < epochs && time.Now().Add(time.Since(start)).After(opt.Deadline) {
+			if bar != nil {
+				fmt.Fprintln(opt.Progress)
+			}
+			if opt.Log != nil {
+				fmt.Fprintf(opt.Log, "stopped after epoch %d of %d: another would end after the deadline; resume to continue\n", epoch, epochs)
+			}
+			break
 		}
 	}
 	return summarize(ctx, task, cfg, metric, st), nil

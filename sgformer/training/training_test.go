@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gomlx/gomlx/pkg/ml/context"
 	"github.com/gomlx/gomlx/pkg/ml/train/optimizers"
@@ -158,11 +159,12 @@ func TestResumeIsExact(t *testing.T) {
 	if _, err := training.Train(ctx, task, training.Options{Out: straight, Backend: be}); err != nil {
 		t.Fatal(err)
 	}
+	// The first piece ends at a deadline already passed: after one epoch, at a checkpoint.
 	pieces := t.TempDir()
 	ctx = newContext(model.Subgraphormer, params)
-	ctx.SetParam(training.ParamEpochs, 1)
-	if _, err := training.Train(ctx, task, training.Options{Out: pieces, Backend: be}); err != nil {
-		t.Fatal(err)
+	ctx.SetParam(training.ParamEpochs, 3)
+	if sum, err := training.Train(ctx, task, training.Options{Out: pieces, Backend: be, Deadline: time.Now()}); err != nil || sum.Epochs != 1 {
+		t.Fatalf("first piece: %v, %+v", err, sum)
 	}
 	if _, err := training.Train(newContext(model.Subgraphormer, params), task, training.Options{Out: pieces, Backend: be}); err == nil || !strings.Contains(err.Error(), "already holds a run") {
 		t.Fatalf("training over an existing run: %v", err)
