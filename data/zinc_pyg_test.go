@@ -60,6 +60,32 @@ func TestZINCProcessedReal(t *testing.T) {
 	}
 }
 
+// A PyG dataset folder (subset/processed/) is found and read; shared/data has no train.pt, so
+// the validation file stands in for it.
+func TestZINCProcessedLayout(t *testing.T) {
+	shared := filepath.Join(shareddata.Dir(t, "zinc12k"), "pyg_processed")
+	dir := t.TempDir()
+	processed := filepath.Join(dir, "subset", "processed")
+	if err := os.MkdirAll(processed, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for file, from := range map[string]string{"train.pt": "val.pt", "val.pt": "val.pt", "test.pt": "test.pt"} {
+		if err := os.Symlink(filepath.Join(shared, from), filepath.Join(processed, file)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ds, err := ZINC(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ds.Graphs) != 3000 || len(ds.Split.Train) != 1000 || ds.Split.Valid[0] != 1000 || ds.Split.Test[999] != 2999 {
+		t.Fatalf("%d graphs, split %d/%d/%d", len(ds.Graphs), len(ds.Split.Train), len(ds.Split.Valid), len(ds.Split.Test))
+	}
+	if diff := sameGraph(ds.Graphs[0], ds.Graphs[1000]); diff != "" || ds.Labels[0] != ds.Labels[1000] {
+		t.Errorf("train graph 0 (val.pt) and validation graph 0 differ: %s", diff)
+	}
+}
+
 // The miniature canonical download of testdata/zinc-pyg (pickles written by PyTorch from
 // export molecules, see make.py) reads as those molecules, in the indices' order.
 func TestZINCPickles(t *testing.T) {
