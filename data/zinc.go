@@ -49,6 +49,13 @@ const (
 	zincSplits = "ZINC_splits.json"
 )
 
+// ZINC's categories: atom types 0..zincAtomTypes−1 (benchmarking-gnns' atom dictionary) and bond
+// types 1..zincBondTypes (0 is reserved for "no bond", hence an edge vocabulary of zincBondTypes+1).
+const (
+	zincAtomTypes = 28
+	zincBondTypes = 3
+)
+
 // ZINC reads ZINC-12k (the benchmarking-gnns subset of 12,000 molecules, PyG's
 // ZINC(subset=True)) from dir, in whichever layout it holds:
 //   - the plain-text export of shared/data (ZINC_Nodes.txt, ZINC_Edges.txt, ZINC_Labels.txt,
@@ -109,8 +116,8 @@ func zincText(dir string) (*Dataset, error) {
 		if g < 0 || v < 0 || g > 1<<24 || v > 1<<16 {
 			return nil, r.errorf("graph %d node %d: ids must be non-negative (and plausible)", g, v)
 		}
-		if a < 0 || a >= 28 {
-			return nil, r.errorf("atom type %d outside [0, 28)", a)
+		if a < 0 || a >= zincAtomTypes {
+			return nil, r.errorf("atom type %d outside [0, %d)", a, zincAtomTypes)
 		}
 		for len(sizes) <= g {
 			sizes = append(sizes, 0)
@@ -166,8 +173,8 @@ func zincText(dir string) (*Dataset, error) {
 		if err != nil {
 			return nil, err
 		}
-		if bond < 1 || bond > 3 {
-			return nil, r.errorf("bond type %d outside 1..3", bond)
+		if bond < 1 || bond > zincBondTypes {
+			return nil, r.errorf("bond type %d outside 1..%d", bond, zincBondTypes)
 		}
 		edges[g] = append(edges[g], graph.Edge{u, v})
 		edgeFeat[g] = append(edgeFeat[g], int32(bond))
@@ -175,7 +182,7 @@ func zincText(dir string) (*Dataset, error) {
 	}
 
 	ds := &Dataset{Name: "zinc12k", Graphs: make([]*graph.Graph, len(sizes)), Tasks: 1, Labels: make([]float64, len(sizes)),
-		NodeVocab: []int{28}, EdgeVocab: []int{4}}
+		NodeVocab: []int{zincAtomTypes}, EdgeVocab: []int{zincBondTypes + 1}}
 	for g := range sizes {
 		gr, err := graph.New(sizes[g], edges[g], graph.Features{Width: 1, Ints: nodeFeat[g]}, graph.Features{Width: 1, Ints: edgeFeat[g]})
 		if err != nil {

@@ -267,22 +267,22 @@ func processedMolecules(v any) ([]molecule, error) {
 // zincDataset assembles ZINC-12k from its splits, graphs numbered train, val, test in order (as
 // in the text export and PyG).
 func zincDataset(splits [][]molecule) (*Dataset, error) {
-	ds := &Dataset{Name: "zinc12k", Tasks: 1, NodeVocab: []int{28}, EdgeVocab: []int{4}}
+	ds := &Dataset{Name: "zinc12k", Tasks: 1, NodeVocab: []int{zincAtomTypes}, EdgeVocab: []int{zincBondTypes + 1}}
 	parts := []*[]int{&ds.Split.Train, &ds.Split.Valid, &ds.Split.Test}
 	for s, mols := range splits {
 		for _, m := range mols {
 			g := len(ds.Graphs)
 			for _, a := range m.atoms {
-				if a < 0 || a >= 28 {
-					return nil, fmt.Errorf("%s graph %d: atom type %d outside [0, 28)", pygSplits[s], len(*parts[s]), a)
+				if a < 0 || a >= zincAtomTypes {
+					return nil, fmt.Errorf("%s graph %d: atom type %d outside [0, %d)", pygSplits[s], len(*parts[s]), a, zincAtomTypes)
 				}
 			}
 			for _, b := range m.bondTypes {
-				if b < 1 || b > 3 {
-					return nil, fmt.Errorf("%s graph %d: bond type %d outside 1..3", pygSplits[s], len(*parts[s]), b)
+				if b < 1 || b > zincBondTypes {
+					return nil, fmt.Errorf("%s graph %d: bond type %d outside 1..%d", pygSplits[s], len(*parts[s]), b, zincBondTypes)
 				}
 			}
-			bonds := slices.Clone(m.bonds)
+			bonds := m.bonds
 			order := make([]int, len(bonds)) // bonds sorted, as the text export lists them
 			for i := range order {
 				order[i] = i

@@ -407,7 +407,7 @@ func loadFromBytes(args ...any) (any, error) {
 		if p, ok := pending[key]; ok {
 			return p.s, nil
 		}
-		p := &pendingStorage{class: class, numel: numel, s: &storage{class: class}}
+		p := &pendingStorage{numel: numel, s: &storage{class: class}}
 		pending[key] = p
 		return p.s, nil
 	}
@@ -433,17 +433,13 @@ func loadFromBytes(args ...any) (any, error) {
 		if err := binary.Read(r, binary.LittleEndian, &numel); err != nil || numel != int64(p.numel) {
 			return nil, fmt.Errorf("_load_from_bytes: storage %s: element count %d, want %d (%v)", key, numel, p.numel, err)
 		}
-		if int64(p.numel)*int64(p.class.size) > int64(r.Len()) {
+		size := p.s.class.size
+		if int64(p.numel)*int64(size) > int64(r.Len()) {
 			return nil, fmt.Errorf("_load_from_bytes: storage %s: %d elements, but %d bytes left", key, p.numel, r.Len())
 		}
 		at := len(b) - r.Len()
-		raw := b[at : at+p.numel*p.class.size] // shares the blob, which the pickle's memo keeps anyway
-		r.Seek(int64(len(raw)), io.SeekCurrent)
-		s, err := p.class.newStorage(raw, p.numel)
-		if err != nil {
-			return nil, fmt.Errorf("_load_from_bytes: storage %s: %w", key, err)
-		}
-		*p.s = *s
+		p.s.raw = b[at : at+p.numel*size] // shares the blob, which the pickle's memo keeps anyway
+		r.Seek(int64(len(p.s.raw)), io.SeekCurrent)
 	}
 	if _, ok := result.(*storage); !ok {
 		return nil, fmt.Errorf("_load_from_bytes: %T, want a storage", result)
@@ -453,7 +449,6 @@ func loadFromBytes(args ...any) (any, error) {
 
 // pendingStorage is a storage whose data follows the pickle that refers to it.
 type pendingStorage struct {
-	class storageClass
 	numel int
 	s     *storage
 }
