@@ -88,13 +88,16 @@ func (s Source) Download(ctx context.Context, dir string, client *http.Client, p
 // verify checks that dir holds every file of s.Files with its SHA-256, or, when s.Digest is
 // set, that the dataset in dir reads with that digest.
 func (s Source) verify(dir string) error {
-	if s.Digest != "" {
+	if s.Digest != "" || s.Sizes != [3]int{} {
 		ds, err := s.read(dir)
 		if err != nil {
 			return err
 		}
-		if got := ds.Digest(); got != s.Digest {
+		if got := ds.Digest(); s.Digest != "" && got != s.Digest {
 			return fmt.Errorf("%s: content digest %s, want %s", dir, got, s.Digest)
+		}
+		if got := [3]int{len(ds.Split.Train), len(ds.Split.Valid), len(ds.Split.Test)}; s.Sizes != [3]int{} && got != s.Sizes {
+			return fmt.Errorf("%s: %v train/val/test graphs, want %v", dir, got, s.Sizes)
 		}
 		return nil
 	}

@@ -143,7 +143,7 @@ func TestLoadMissing(t *testing.T) {
 			t.Errorf("error %v, want it to contain %q", err, want)
 		}
 	}
-	if _, err := Load("qm9", dir); err == nil || !strings.Contains(err.Error(), `unknown dataset "qm9" (available: zinc12k, ogbg-molesol`) {
+	if _, err := Load("qm9", dir); err == nil || !strings.Contains(err.Error(), `unknown dataset "qm9" (available: zinc12k, zinc-full, ogbg-molesol`) {
 		t.Errorf("unknown dataset: %v", err)
 	}
 }
@@ -272,5 +272,25 @@ func TestDownloadZINC(t *testing.T) {
 	n := len(requests)
 	if err := src.Download(context.Background(), dir, srv.Client(), nil); err != nil || len(requests) != n {
 		t.Errorf("second download: %v, %d more requests", err, len(requests)-n)
+	}
+
+	// ZINC-full keeps the pickles, checked by their split sizes.
+	full, err := SourceOf("zinc-full")
+	if err != nil {
+		t.Fatal(err)
+	}
+	full.URL = src.URL
+	wrong := full
+	wrong.Sizes = [3]int{6, 4, 4}
+	fullDir := filepath.Join(t.TempDir(), "zinc_full")
+	if err := wrong.Download(context.Background(), fullDir, srv.Client(), nil); err == nil || !strings.Contains(err.Error(), "[6 4 3] train/val/test graphs, want [6 4 4]") {
+		t.Fatalf("wrong sizes: error %v", err)
+	}
+	full.Sizes = [3]int{6, 4, 3}
+	if err := full.Download(context.Background(), fullDir, srv.Client(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Load("zinc-full", fullDir); err != nil || len(got.Graphs) != 13 {
+		t.Fatalf("downloaded ZINC-full: %v", err)
 	}
 }

@@ -39,39 +39,63 @@ type molecule struct {
 // ZINC(subset=True) keeps in its raw folder: {train,val,test}.pickle (lists of dicts with
 // "atom_type", "bond_type" (the n×n bond-type matrix) and "logP_SA_cycle_normalized") and the
 // subset's indices {train,val,test}.index (comma-separated), read as PyG's ZINC.process does.
-func zincPickles(dir string) (*Dataset, error) {
+func zincPickles(dir string) (*Dataset, error) { return readZINCPickles(dir, "zinc12k", true) }
+
+// ZINCFull reads ZINC-full, every molecule of benchmarking-gnns' pickles (220,011 / 24,445 /
+// 5,000 in the canonical download), as PyG's ZINC(subset=False) does: {train,val,test}.pickle
+// in dir or in dir/raw (PyG's dataset folder), graphs numbered train, val, test in the pickles'
+// order. The encoding is ZINC-12k's.
+func ZINCFull(dir string) (*Dataset, error) {
+	if _, err := os.Stat(filepath.Join(dir, "raw", "train.pickle")); err == nil {
+		dir = filepath.Join(dir, "raw")
+	}
+	return readZINCPickles(dir, "zinc-full", false)
+}
+
+// readZINCPickles reads the pickles in dir: the molecules the index files list when subset is
+// true, else all of them.
+func readZINCPickles(dir, name string, subset bool) (*Dataset, error) {
 	var splits [][]molecule
 	for _, split := range pygSplits {
-		index, err := readIndex(filepath.Join(dir, split+".index"))
-		if err != nil {
-			return nil, err
+		var index []int
+		if subset {
+			var err error
+			if index, err = readIndex(filepath.Join(dir, split+".index")); err != nil {
+				return nil, err
+			}
 		}
-		name := filepath.Join(dir, split+".pickle")
-		f, err := os.Open(name)
+		path := filepath.Join(dir, split+".pickle")
+		f, err := os.Open(path)
 		if err != nil {
 			return nil, err
 		}
 		v, err := torchpickle.Unpickle(f)
 		f.Close()
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		list, ok := v.(*types.List)
 		if !ok {
-			return nil, fmt.Errorf("%s: holds a %T, want a list of molecules", name, v)
+			return nil, fmt.Errorf("%s: holds a %T, want a list of molecules", path, v)
+		}
+		if !subset {
+			index = make([]int, list.Len())
+			for i := range index {
+				index[i] = i
+			}
 		}
 		mols := make([]molecule, len(index))
 		for i, at := range index {
 			if at >= list.Len() {
-				return nil, fmt.Errorf("%s: molecule %d, but %s holds %d", filepath.Join(dir, split+".index"), at, name, list.Len())
+				return nil, fmt.Errorf("%s: molecule %d, but %s holds %d", filepath.Join(dir, split+".index"), at, path, list.Len())
 			}
 			if mols[i], err = pickledMolecule(list.Get(at)); err != nil {
-				return nil, fmt.Errorf("%s: molecule %d: %w", name, at, err)
+				return nil, fmt.Errorf("%s: molecule %d: %w", path, at, err)
 			}
 		}
 		splits = append(splits, mols)
 	}
-	return zincDataset(splits)
+	return zincDataset(name, splits)
 }
 
 // readIndex reads a benchmarking-gnns index file: molecule numbers separated by commas.
@@ -159,7 +183,7 @@ func zincProcessed(dir string) (*Dataset, error) {
 		}
 		splits = append(splits, mols)
 	}
-	return zincDataset(splits)
+	return zincDataset("zinc12k", splits)
 }
 
 // readProcessed reads the molecules of one processed PyG file.
@@ -264,10 +288,10 @@ func processedMolecules(v any) ([]molecule, error) {
 	return mols, nil
 }
 
-// zincDataset assembles ZINC-12k from its splits, graphs numbered train, val, test in order (as
-// in the text export and PyG).
-func zincDataset(splits [][]molecule) (*Dataset, error) {
-	ds := &Dataset{Name: "zinc12k", Tasks: 1, NodeVocab: []int{zincAtomTypes}, EdgeVocab: []int{zincBondTypes + 1}}
+// zincDataset assembles a ZINC dataset from its splits, graphs numbered train, val, test in
+// order (as in the text export and PyG).
+func zincDataset(name string, splits [][]molecule) (*Dataset, error) {
+	ds := &Dataset{Name: name, Tasks: 1, NodeVocab: []int{zincAtomTypes}, EdgeVocab: []int{zincBondTypes + 1}}
 	parts := []*[]int{&ds.Split.Train, &ds.Split.Valid, &ds.Split.Test}
 	for s, mols := range splits {
 		for _, m := range mols {

@@ -45,7 +45,7 @@ func TestZINCProcessedReal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ds, err := zincDataset([][]molecule{mols})
+		ds, err := zincDataset("zinc12k", [][]molecule{mols})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,6 +117,35 @@ func TestZINCPickles(t *testing.T) {
 	}
 	if back.Digest() != ds.Digest() {
 		t.Error("the text export written from the pickles reads back differently")
+	}
+}
+
+// ZINC-full is every molecule of the pickles, in their order (the miniature holds export graphs
+// 0..5, 10000..10003 and 11000..11002), read from a PyG dataset folder or its raw/.
+func TestZINCFull(t *testing.T) {
+	text, err := ZINC(shareddata.Dir(t, "zinc12k"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []int
+	for _, r := range [][2]int{{0, 6}, {10000, 10004}, {11000, 11003}} {
+		for g := r[0]; g < r[1]; g++ {
+			want = append(want, g)
+		}
+	}
+	for _, dir := range []string{"testdata/zinc-pyg", "testdata/zinc-pyg/raw"} {
+		ds, err := ZINCFull(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ds.Name != "zinc-full" || len(ds.Graphs) != len(want) || len(ds.Split.Train) != 6 || len(ds.Split.Valid) != 4 || len(ds.Split.Test) != 3 {
+			t.Fatalf("%s: %s, %d graphs, split %v", dir, ds.Name, len(ds.Graphs), ds.Split)
+		}
+		for i, w := range want {
+			if diff := sameGraph(ds.Graphs[i], text.Graphs[w]); diff != "" || ds.Labels[i] != text.Labels[w] {
+				t.Errorf("graph %d (export graph %d): %s; label %v, want %v", i, w, diff, ds.Labels[i], text.Labels[w])
+			}
+		}
 	}
 }
 

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gomlx/gomlx/pkg/ml/context"
-
 	"github.com/sgformer/sgformer/internal/atomicfile"
 	"github.com/sgformer/sgformer/sgformer/ablation"
 	"github.com/sgformer/sgformer/sgformer/model"
@@ -35,7 +33,7 @@ func ablateCmd(args []string, io stdio) error {
 	dataset := peekFlag(args, "dataset", "synthetic")
 	var h hyperFlags
 	// The grid sets the PE size, sampling ratio and seed of each cell.
-	h.register(fs, newContext(dataset), model.ParamPEK, training.ParamSamplingRatio, training.ParamSeed)
+	h.register(fs, recipeContext(args, io.err), model.ParamPEK, training.ParamSamplingRatio, training.ParamSeed)
 	if err := parse(fs, args, io); err != nil {
 		return err
 	}
@@ -61,17 +59,18 @@ func ablateCmd(args []string, io stdio) error {
 		for _, ratio := range ratioList {
 			for _, seed := range seedList {
 				i++
-				ctx := newContext(dataset)
+				// Each cell trains with the recipe of its sampling ratio, then the flags.
+				ctx, _ := newContext(dataset, ratio)
 				if err := h.apply(ctx); err != nil {
 					return err
 				}
 				ctx.SetParams(map[string]any{model.ParamPEK: k, training.ParamSamplingRatio: ratio, training.ParamSeed: seed})
-				c, err := model.ReadConfig(ctx)
+				c, err := training.ReadConfig(ctx)
 				if err != nil {
 					return usageError{err.Error()}
 				}
-				epochs := context.GetParamOr(ctx, training.ParamEpochs, 0)
-				run := cellDir(*out, c.Model, ratio, k, seed)
+				epochs := c.Epochs
+				run := cellDir(*out, c.Model.Model, ratio, k, seed)
 				done, resume := cellState(run, epochs)
 				if done {
 					fmt.Fprintf(io.err, "== cell %d/%d: ratio %g, k %d, seed %d: done (%s)\n", i, cells, ratio, k, seed, run)

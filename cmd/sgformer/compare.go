@@ -20,9 +20,8 @@ func compareCmd(args []string, io stdio) error {
 	out := fs.String("out", "", "directory for the runs, one per model")
 	models := fs.String("models", strings.Join([]string{model.Subgraphormer, model.SSWLPlus, model.GIN}, ","), "comma-separated models")
 	backendName := fs.String("backend", "", `GoMLX backend: "go", "xla:cpu", "xla:cuda" (default $GOMLX_BACKEND, else go)`)
-	dataset := peekFlag(args, "dataset", "synthetic")
 	var h hyperFlags
-	h.register(fs, newContext(dataset))
+	h.register(fs, recipeContext(args, io.err))
 	if err := parse(fs, args, io); err != nil {
 		return err
 	}
@@ -31,7 +30,7 @@ func compareCmd(args []string, io stdio) error {
 	}
 	var rows []*training.Summary
 	for _, name := range strings.Split(*models, ",") {
-		ctx := newContext(dataset)
+		ctx := recipeContext(args, nil)
 		if err := h.apply(ctx); err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -31,9 +32,10 @@ type dataFlags struct {
 	TrainSubset int    `json:"train_subset,omitempty"`
 	Synthetic   int    `json:"synthetic_graphs,omitempty"`
 	CacheDir    string `json:"-"`
-	// PEK and Spec are filled in when the data is loaded.
-	PEK  int        `json:"pe_k"`
-	Spec model.Spec `json:"spec"`
+	// PEK, PEMode and Spec are filled in when the data is loaded.
+	PEK    int             `json:"pe_k"`
+	PEMode preprocess.Mode `json:"pe_mode,omitempty"` // empty in runs from before pe_mode: exact
+	Spec   model.Spec      `json:"spec"`
 }
 
 // runFile holds a run's dataFlags.
@@ -48,7 +50,7 @@ func (d *dataFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&d.CacheDir, "cache-dir", filepath.Join(cache, "sgformer"), "directory for preprocessing caches")
 }
 
-// load reads the dataset and preprocesses it for a model with PE size k.
+// load reads the dataset and preprocesses it for a model with PE size k computed by mode.
 func (d *dataFlags) load(k int, mode preprocess.Mode, log io.Writer) (*training.Task, error) {
 	var ds *data.Dataset
 	var err error
@@ -62,6 +64,9 @@ func (d *dataFlags) load(k int, mode preprocess.Mode, log io.Writer) (*training.
 	}
 	if err != nil {
 		return nil, err
+	}
+	if mode == "" {
+		mode = preprocess.Exact
 	}
 	opt := preprocess.Options{PEK: k, PEMode: mode}
 	var items []preprocess.Item
@@ -82,7 +87,7 @@ func (d *dataFlags) load(k int, mode preprocess.Mode, log io.Writer) (*training.
 	if d.TrainSubset > 0 && d.TrainSubset < len(train) {
 		train = train[:d.TrainSubset]
 	}
-	d.PEK = k
+	d.PEK, d.PEMode = k, opt.PEMode
 	d.Spec = model.Spec{NodeVocab: ds.NodeVocab, EdgeVocab: ds.EdgeVocab, Tasks: ds.Tasks}
 	return training.NewTask(ds.Name, ds.Graphs, items, ds.Labels, d.Spec, train, ds.Split.Valid, ds.Split.Test)
 }
@@ -101,6 +106,7 @@ var named = []struct{ flag, param, usage string }{
 	{"layers", model.ParamLayers, "number of blocks"},
 	{"hidden", model.ParamHidden, "hidden width"},
 	{"pe-k", model.ParamPEK, "product-graph PE columns"},
+	{"pe-mode", model.ParamPEMode, "PE computation: exact (the k smallest eigenpairs) or reference (the authors' procedure)"},
 	{"sampling-ratio", training.ParamSamplingRatio, "fraction of subgraphs kept per graph and epoch (Sec. 4.3)"},
 	{"seed", training.ParamSeed, "random seed"},
 	{"batch-size", training.ParamBatchSize, "graphs per batch"},
@@ -109,11 +115,34 @@ var named = []struct{ flag, param, usage string }{
 	{"dropout", model.ParamDropout, "dropout rate"},
 }
 
-// newContext returns a context with the defaults, the dataset's recipe, and room for flags.
-func newContext(dataset string) *context.Context {
-	ctx := context.New()
+// newContext returns a context with the defaults, the recipe of the dataset at sampling ratio
+// p (training.RecipeAt), and room for flags; published tells whether the paper has that
+// recipe.
+func newContext(dataset string, p float64) (ctx *context.Context, published bool) {
+	ctx = context.New()
 	training.Defaults(ctx)
-	ctx.SetParams(training.Recipe(dataset))
+	params, published := training.RecipeAt(dataset, p)
+	ctx.SetParams(params)
+	return ctx, published
+}
+
+// recipeContext is newContext for the dataset and sampling ratio given in args (before
+// parsing), saying on log (if not nil) when the paper has no recipe at that ratio.
+func recipeContext(args []string, log io.Writer) *context.Context {
+	dataset := peekFlag(args, "dataset", "synthetic")
+	ratio := 0.0
+	if r, err := strconv.ParseFloat(peekFlag(args, "sampling-ratio", ""), 64); err == nil {
+		ratio = r
+	} else if params := training.DefaultRecipe(dataset); params != nil {
+		ratio, _ = params[training.ParamSamplingRatio].(float64)
+	}
+	if ratio == 0 {
+		ratio = 1
+	}
+	ctx, published := newContext(dataset, ratio)
+	if !published && log != nil && training.DefaultRecipe(dataset) != nil {
+		fmt.Fprintf(log, "%s: the paper publishes no recipe at sampling ratio %g; using its first recipe with that ratio\n", dataset, ratio)
+	}
 	return ctx
 }
 
@@ -183,8 +212,9 @@ func trainCmd(args []string, io stdio) error {
 	resume := fs.Bool("resume", false, "continue the run in --out from its last checkpoint")
 	backendName := fs.String("backend", "", `GoMLX backend: "go" (pure Go), "xla:cpu", "xla:cuda" (default $GOMLX_BACKEND, else go)`)
 	limit := fs.Duration("time-limit", 0, "stop after the last epoch that ends within this time from now (e.g. 9m, a job's limit), at a checkpoint to --resume from; 0: none")
-	// Defaults depend on the dataset, so find it before registering the hyperparameter flags.
-	ctx := newContext(peekFlag(args, "dataset", "synthetic"))
+	// Defaults depend on the dataset and sampling ratio, so find them before registering the
+	// hyperparameter flags.
+	ctx := recipeContext(args, io.err)
 	var h hyperFlags
 	h.register(fs, ctx)
 	if err := parse(fs, args, io); err != nil {
@@ -242,15 +272,15 @@ func runTraining(ctx *context.Context, d *dataFlags, opt training.Options, backe
 	if opt.Backend, err = newBackend(backendName, io); err != nil {
 		return nil, err
 	}
-	k := d.PEK // on resume, the run's (from its run file)
+	k, mode := d.PEK, d.PEMode // on resume, the run's (from its run file)
 	if !resume {
 		c, err := model.ReadConfig(ctx)
 		if err != nil {
 			return nil, err
 		}
-		k = c.PEK
+		k, mode = c.PEK, c.PEMode
 	}
-	task, err := d.load(k, preprocess.Exact, io.err)
+	task, err := d.load(k, mode, io.err)
 	if err != nil {
 		return nil, err
 	}
@@ -330,7 +360,7 @@ func evalCmd(args []string, io stdio) error {
 		return err
 	}
 	d.CacheDir = *cacheDir
-	task, err := d.load(c.PEK, preprocess.Exact, io.err)
+	task, err := d.load(c.PEK, c.PEMode, io.err)
 	if err != nil {
 		return err
 	}

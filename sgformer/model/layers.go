@@ -34,9 +34,9 @@ func featureEmbedding(ctx *context.Context, x *Node, vocab []int, dim int, c Con
 
 // bondEmbedding is ReLU(embedding of the bond features), as the authors recompute it for each
 // layer and aggregation, of the rows of the batch's bond table [K, F]: [K, dim]. It is nil
-// when the data has no edge features.
+// when the data has no edge features or the model does not use them.
 func bondEmbedding(ctx *context.Context, table *Node, spec Spec, dim int, c Config) *Node {
-	if len(spec.EdgeVocab) == 0 {
+	if len(spec.EdgeVocab) == 0 || !c.EdgeFeatures {
 		return nil
 	}
 	return activations.Relu(featureEmbedding(ctx.In("bond"), table, spec.EdgeVocab, dim, c))
@@ -126,4 +126,17 @@ func pool(x *Node, in Inputs, c Config) *Node {
 func head(ctx *context.Context, x *Node, c Config, tasks int) *Node {
 	h := activations.Relu(layers.Dense(ctx.In("head_0"), x, true, 2*c.Hidden))
 	return layers.Dense(ctx.In("head_1"), h, true, tasks)
+}
+
+// IsWeight reports whether v is one of the model's weights in the sense of ASAM (Kwon et al.
+// 2021, as the authors apply it to the PyTorch parameters named "weight"): the matrices of
+// linear maps (GoMLX's layers.Dense "weights", the attention's lin and lin_edge among them),
+// embedding tables ("embeddings") and BatchNorm's scale ("gamma"). Biases, BatchNorm's offset
+// ("beta"), the attention vectors (att_src, att_dst, att_edge) and GIN's ε are not.
+func IsWeight(v *context.Variable) bool {
+	switch v.Name() {
+	case "weights", "embeddings", "gamma":
+		return true
+	}
+	return false
 }

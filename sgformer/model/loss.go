@@ -17,6 +17,13 @@ func MSELoss(labels, predictions []*Node) *Node {
 	return maskedMean(Square(Sub(predictions[0], ConvertDType(labels[0], predictions[0].DType()))), labels[1])
 }
 
+// RMSELoss is the square root of the mean squared error over present targets, per batch (the
+// authors' loss for ogbg-molesol). A batch predicted exactly has loss 0 and gradient 0.
+func RMSELoss(labels, predictions []*Node) *Node {
+	mse := MSELoss(labels, predictions)
+	return Sqrt(MaxScalar(mse, 1e-30))
+}
+
 // BCEWithLogitsLoss is the binary cross-entropy of logits over present targets, computed
 // stably as max(z, 0) − z·y + log(1 + e^−|z|).
 func BCEWithLogitsLoss(labels, predictions []*Node) *Node {

@@ -70,7 +70,8 @@ func inputEmbedding(ctx *context.Context, spec Spec, c Config, in Inputs) *Node 
 //
 //	MLP( α_{A_G} V ⊕ α_{A_{G^S}} V ⊕ point(X) ),  point(X) = MLP((1+ε) X + A_point X)  (Eq. 6),
 //
-// with the MLP a Linear map, then BatchNorm, ReLU, dropout, and an optional residual.
+// with each MLP the layer encoder (a Linear map or the authors' MLP), then BatchNorm, ReLU,
+// dropout, and an optional residual.
 func subgraphAttentionBlock(ctx *context.Context, spec Spec, c Config, in Inputs, x *Node) *Node {
 	third := c.Hidden / 3
 	perHead := third / c.Heads
@@ -85,22 +86,29 @@ func subgraphAttentionBlock(ctx *context.Context, spec Spec, c Config, in Inputs
 	internal := attention(ctx.In("internal"), spec, c, x, intConn, c.Heads, perHead)
 	external := attention(ctx.In("external"), spec, c, x, extConn, c.Heads, perHead)
 	point := pointUpdate(ctx.In("point"), c, in, x, third)
-	z := layers.Dense(ctx.In("update"), Concatenate([]*Node{internal, external, point}, -1), true, c.Hidden)
-	z = dropout(ctx, activations.Relu(maskedBatchNorm(ctx, z, ConvertDType(in.NodeMask, c.DType))), c)
+	mask := ConvertDType(in.NodeMask, c.DType)
+	z := layerEncoder(ctx.In("update"), c, Concatenate([]*Node{internal, external, point}, -1), mask, c.Hidden)
+	z = dropout(ctx, activations.Relu(maskedBatchNorm(ctx, z, mask)), c)
 	if c.Residual {
 		z = Add(z, x)
 	}
 	return z
 }
 
-// pointUpdate is Eq. (6): (1 + ε) x(s,v) + x(v,v), then a Linear map (or an MLP) to out.
+// pointUpdate is Eq. (6): (1 + ε) x(s,v) + x(v,v), then the layer encoder to out.
 func pointUpdate(ctx *context.Context, c Config, in Inputs, x *Node, out int) *Node {
 	h := Add(x, Mul(epsilon(ctx, x), x))
 	h = Add(h, Mul(Gather(x, in.PointSrc), like(InsertAxes(ConvertDType(in.PointMask, c.DType), -1), x)))
-	if c.PointMLP {
-		return mlp(ctx, h, ConvertDType(in.NodeMask, c.DType), c.Hidden, out)
+	return layerEncoder(ctx, c, h, ConvertDType(in.NodeMask, c.DType), out)
+}
+
+// layerEncoder maps x [N, D] to [N, out] with the configured layer encoder: a Linear map, or
+// the authors' MLP (Linear D → D, BatchNorm, ReLU, Linear D → out).
+func layerEncoder(ctx *context.Context, c Config, x, mask *Node, out int) *Node {
+	if c.LayerEncoder == MLP {
+		return mlp(ctx, x, mask, x.Shape().Dimensions[1], out)
 	}
-	return layers.Dense(ctx, h, true, out)
+	return layers.Dense(ctx, x, true, out)
 }
 
 // epsilon is GIN's learned ε, initialised to 0.

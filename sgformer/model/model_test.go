@@ -112,7 +112,20 @@ func optionsFor(name string, k int, bucket float64) batch.Options {
 	return batch.Options{PEK: k, MaxDistance: 3, Bucket: bucket, Original: name == model.GIN}
 }
 
-var models = []string{model.Subgraphormer, model.SSWLPlus, model.GIN}
+// variant is one model configuration the tests cover: a model and the hyperparameters it
+// sets beyond setParams'.
+type variant struct {
+	name, model string
+	params      map[string]any
+}
+
+var variants = []variant{
+	{"subgraphormer", model.Subgraphormer, nil},
+	{"subgraphormer-mlp", model.Subgraphormer, map[string]any{model.ParamLayerEncoder: model.MLP}},
+	{"subgraphormer-no-bonds", model.Subgraphormer, map[string]any{model.ParamEdgeFeatures: false}},
+	{"sswl+", model.SSWLPlus, nil},
+	{"gin", model.GIN, nil},
+}
 
 // Relabelling the nodes of every input graph leaves every model's predictions unchanged
 // (without PE), and so does the batch a graph is in and the bucket it is padded to.
@@ -123,10 +136,12 @@ func TestInvariances(t *testing.T) {
 	for range 4 {
 		gs = append(gs, molecule(rng, 4+rng.IntN(4)))
 	}
-	for _, name := range models {
-		t.Run(name, func(t *testing.T) {
+	for _, m := range variants {
+		name := m.model
+		t.Run(m.name, func(t *testing.T) {
 			ctx := context.New()
 			setParams(ctx, name, 0, "float64")
+			ctx.SetParams(m.params)
 			b, err := batch.Build(examplesOf(t, gs, 0), nil, optionsFor(name, 0, 0), nil)
 			if err != nil {
 				t.Fatal(err)
@@ -198,14 +213,16 @@ func TestGradientsAgainstFiniteDifferences(t *testing.T) {
 	be := testBackend(t)
 	rng := rand.New(rand.NewPCG(5, 5))
 	gs := []*graph.Graph{molecule(rng, 4), molecule(rng, 5), molecule(rng, 3)}
-	for _, name := range models {
-		t.Run(name, func(t *testing.T) {
+	for _, m := range variants {
+		name := m.model
+		t.Run(m.name, func(t *testing.T) {
 			k := 0
 			if name == model.Subgraphormer {
 				k = 3
 			}
 			ctx := context.New()
 			setParams(ctx, name, k, "float64")
+			ctx.SetParams(m.params)
 			b, err := batch.Build(examplesOf(t, gs, k), nil, optionsFor(name, k, 1.2), nil)
 			if err != nil {
 				t.Fatal(err)
@@ -307,8 +324,15 @@ func TestSparseEqualsDense(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	gs := []*graph.Graph{molecule(rng, 5), molecule(rng, 7), molecule(rng, 3), molecule(rng, 6)}
 	exs := examplesOf(t, gs, 3)
+	for _, encoder := range []string{model.Linear, model.MLP} {
+		t.Run(encoder, func(t *testing.T) { sparseEqualsDense(t, be, rng, exs, encoder) })
+	}
+}
+
+func sparseEqualsDense(t *testing.T, be backends.Backend, rng *rand.Rand, exs []batch.Example, encoder string) {
 	ctx := context.New()
 	setParams(ctx, model.Subgraphormer, 3, "float64")
+	ctx.SetParam(model.ParamLayerEncoder, encoder)
 	for _, ratio := range []float64{1, 0.5} {
 		var products []*product.Graph
 		if ratio < 1 {

@@ -51,6 +51,7 @@ func benchSetup(b *testing.B, execution string) (*batch.Batch, model.Spec, backe
 	}
 	ctx := context.New()
 	training.Defaults(ctx)
+	ctx.SetParams(training.DefaultRecipe("zinc12k"))
 	ctx.SetParam(model.ParamExecution, execution)
 	return bt, spec, be, ctx
 }

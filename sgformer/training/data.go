@@ -58,11 +58,12 @@ func newRand(seed int, stream uint64) *rand.Rand {
 
 // batching holds what turns examples into model inputs.
 type batching struct {
-	spec      model.Spec
-	options   batch.Options
-	size      int
-	ratio     float64 // sampling ratio; 1 keeps every subgraph
-	signFlips bool
+	spec       model.Spec
+	options    batch.Options
+	preprocess preprocess.Options // how a graph not seen before is preprocessed
+	size       int
+	ratio      float64 // sampling ratio; 1 keeps every subgraph
+	signFlips  bool
 }
 
 // build returns the inputs and labels of one batch; rng (nil at evaluation without sampling)

@@ -1,9 +1,7 @@
 package training
 
 import (
-	"fmt"
 	"math"
-	"strings"
 	"sync"
 
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // GoMLX's convention
@@ -12,6 +10,8 @@ import (
 	"github.com/gomlx/gomlx/pkg/ml/train"
 	"github.com/gomlx/gomlx/pkg/ml/train/losses"
 	"github.com/gomlx/gomlx/pkg/ml/train/optimizers"
+
+	"github.com/sgformer/sgformer/sgformer/model"
 )
 
 // Optimizers (ParamOptimizer) of the paper's recipes (REFERENCE.md).
@@ -21,41 +21,32 @@ const (
 	ASAM  = "asam"  // adaptive sharpness-aware minimisation over SGD with momentum (ogbg-molhiv)
 )
 
-// newOptimizer returns the optimizer named by ctx's ParamOptimizer. ASAM needs to evaluate
-// the loss a second time at perturbed weights, so it is built from the model and loss
-// functions, which it wraps: the trainer must use the returned ones.
-func newOptimizer(ctx *context.Context, modelFn train.ModelFn, lossFn losses.LossFn) (optimizers.Interface, train.ModelFn, losses.LossFn, error) {
-	switch name := context.GetParamOr(ctx, ParamOptimizer, Adam); name {
-	case Adam:
-		return optimizers.Adam().WeightDecay(0).Done(), modelFn, lossFn, nil
+// newOptimizer returns the optimizer of c. ASAM needs to evaluate the loss a second time at
+// perturbed weights, so it is built from the model and loss functions, which it wraps: the
+// trainer must use the returned ones.
+func newOptimizer(c Config, modelFn train.ModelFn, lossFn losses.LossFn) (optimizers.Interface, train.ModelFn, losses.LossFn) {
+	switch c.Optimizer {
 	case AdamW:
-		return optimizers.Adam().WeightDecay(context.GetParamOr(ctx, ParamWeightDecay, 0.01)).Done(), modelFn, lossFn, nil
+		return optimizers.Adam().WeightDecay(c.WeightDecay).Done(), modelFn, lossFn
 	case ASAM:
-		o := &sharpnessAware{
-			rho: context.GetParamOr(ctx, ParamASAMRho, 0.5), eta: context.GetParamOr(ctx, ParamASAMEta, 0.01),
-			momentum: context.GetParamOr(ctx, ParamMomentum, 0.9), steps: map[*Graph]*stepInputs{},
-		}
-		if o.rho <= 0 || o.eta < 0 || o.momentum < 0 || o.momentum >= 1 {
-			return nil, nil, nil, fmt.Errorf("training: ASAM needs %s > 0, %s ≥ 0 and %s in [0, 1); got %v, %v, %v",
-				ParamASAMRho, ParamASAMEta, ParamMomentum, o.rho, o.eta, o.momentum)
-		}
+		o := &sharpnessAware{rho: c.ASAMRho, eta: c.ASAMEta, momentum: c.Momentum, lr: c.LearningRate, steps: map[*Graph]*stepInputs{}}
 		o.modelFn, o.lossFn = modelFn, lossFn
-		return o, o.recordModel, o.recordLoss, nil
-	default:
-		return nil, nil, nil, fmt.Errorf("training: %s = %q, want %s, %s or %s", ParamOptimizer, name, Adam, AdamW, ASAM)
+		return o, o.recordModel, o.recordLoss
 	}
+	return optimizers.Adam().WeightDecay(0).Done(), modelFn, lossFn
 }
 
 // sharpnessAware is ASAM (Kwon et al., ICML 2021) over SGD with momentum, as in the authors'
 // code: with the gradient g at weights w, the ascent step
 //
-//	ε = ρ · T² g / ‖T g‖,  T = |w| + η for weights and 1 for biases,
+//	ε = ρ · T² g / ‖T g‖,  T = |w| + η for the weights (model.IsWeight) and 1 for the rest,
 //
 // then the gradient g' at w + ε, and the SGD step v ← μ v + g', w ← w − lr · v from the
 // original w. The model and loss it wraps record each graph's inputs and labels, so that the
 // loss can be rebuilt at w + ε in the same graph.
 type sharpnessAware struct {
 	rho, eta, momentum float64
+	lr                 float64 // the initial learning rate
 	modelFn            train.ModelFn
 	lossFn             losses.LossFn
 
@@ -92,12 +83,6 @@ func (o *sharpnessAware) recordLoss(labels, predictions []*Node) *Node {
 	return o.lossFn(labels, predictions)
 }
 
-// isBias tells the variables ASAM does not rescale: biases (PyTorch's parameters whose name
-// lacks "weight"); BatchNorm's offset is its bias.
-func isBias(v *context.Variable) bool {
-	return strings.Contains(v.Name(), "bias") || v.Name() == "offset"
-}
-
 // UpdateGraph implements optimizers.Interface.
 func (o *sharpnessAware) UpdateGraph(ctx *context.Context, g *Graph, loss *Node) {
 	s := o.step(g)
@@ -121,7 +106,7 @@ func (o *sharpnessAware) UpdateGraph(ctx *context.Context, g *Graph, loss *Node)
 	sq := ScalarZero(g, loss.DType())
 	for i, v := range vars {
 		tg := grads[i]
-		if !isBias(v) {
+		if model.IsWeight(v) {
 			scale[i] = AddScalar(Abs(w[i]), o.eta)
 			tg = Mul(scale[i], tg)
 		}
@@ -144,7 +129,7 @@ func (o *sharpnessAware) UpdateGraph(ctx *context.Context, g *Graph, loss *Node)
 	grads = Gradient(loss2, perturbed...)
 
 	// SGD with momentum from w.
-	lr := optimizers.LearningRateVar(ctx, loss.DType(), context.GetParamOr(ctx, ParamLearningRate, 0.1)).ValueGraph(g)
+	lr := optimizers.LearningRateVar(ctx, loss.DType(), o.lr).ValueGraph(g)
 	optimizers.IncrementGlobalStepGraph(ctx, g, loss.DType())
 	for i, v := range vars {
 		buf := ctx.InAbsPath("/"+optimizers.Scope+"/momentum"+v.Scope()).Checked(false).

@@ -65,11 +65,7 @@ func TestASAMStep(t *testing.T) {
 	}
 	const lr, rho, eta, mom = 0.1, 0.5, 0.01, 0.9
 	ctx := context.New()
-	ctx.SetParams(map[string]any{ParamOptimizer: ASAM, ParamLearningRate: lr, ParamASAMRho: rho, ParamASAMEta: eta, ParamMomentum: mom})
-	opt, modelFn, lossFn, err := newOptimizer(ctx, linearModel, mseLoss)
-	if err != nil {
-		t.Fatal(err)
-	}
+	opt, modelFn, lossFn := newOptimizer(Config{Optimizer: ASAM, LearningRate: lr, ASAMRho: rho, ASAMEta: eta, Momentum: mom}, linearModel, mseLoss)
 	trainer := train.NewTrainer(be, ctx, modelFn, lossFn, opt, nil, nil)
 	x := [][]float64{{1, 2}, {-1, 0.5}, {0.3, -2}}
 	y := []float64{1, -2, 0.5}
@@ -90,19 +86,42 @@ func TestASAMStep(t *testing.T) {
 	}
 }
 
-func TestOptimizerByName(t *testing.T) {
+// Invalid training hyperparameters are errors that name the parameter.
+func TestReadConfigRejects(t *testing.T) {
 	for _, tc := range []struct {
 		params map[string]any
 		want   string
 	}{
 		{map[string]any{ParamOptimizer: "sgd"}, `optimizer = "sgd", want adam, adamw or asam`},
-		{map[string]any{ParamOptimizer: ASAM, ParamMomentum: 1.0}, "ASAM needs asam_rho > 0"},
+		{map[string]any{ParamOptimizer: ASAM, ParamMomentum: 1.0}, "momentum = 1, want [0, 1)"},
+		{map[string]any{ParamASAMRho: 0.0}, "asam_rho = 0"},
+		{map[string]any{ParamLearningRate: -1.0}, "learning_rate = -1, want a positive rate"},
+		{map[string]any{ParamLearningRate: math.NaN()}, "learning_rate = NaN"},
+		{map[string]any{ParamEpochs: 0}, "epochs = 0, want at least 1"},
+		{map[string]any{ParamBatchSize: 0}, "batch_size = 0, want at least 1"},
+		{map[string]any{ParamSamplingRatio: 1.5}, "sampling_ratio = 1.5, want (0, 1]"},
+		{map[string]any{ParamSamplingRatio: 0.0}, "sampling_ratio = 0, want (0, 1]"},
+		{map[string]any{ParamEvalSamples: 0}, "eval_samples = 0"},
+		{map[string]any{ParamWeightDecay: 0.01}, "weight_decay = 0.01, want ≥ 0, and 0 unless optimizer = adamw"},
+		{map[string]any{ParamSchedule: "step"}, `schedule = "step"`},
+		{map[string]any{ParamSchedule: Cosine, ParamWarmupEpochs: 400}, "warmup_epochs = 400"},
+		{map[string]any{ParamPlateauFactor: 1.0}, "plateau_factor = 1"},
+		{map[string]any{ParamMinLearningRate: -1e-5}, "min_learning_rate = -1e-05"},
+		{map[string]any{ParamLoss: "huber"}, `loss = "huber"`},
+		{map[string]any{ParamMetric: "f1"}, `unknown metric "f1"`},
+		{map[string]any{ParamBucket: 0.5}, "bucket = 0.5"},
 	} {
 		ctx := context.New()
+		Defaults(ctx)
 		ctx.SetParams(tc.params)
-		if _, _, _, err := newOptimizer(ctx, linearModel, mseLoss); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := ReadConfig(ctx); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: error %v, want %q", tc.params, err, tc.want)
 		}
+	}
+	ctx := context.New()
+	Defaults(ctx)
+	if _, err := ReadConfig(ctx); err != nil {
+		t.Errorf("defaults: %v", err)
 	}
 }
 

@@ -5,8 +5,11 @@
 package training
 
 import (
+	"fmt"
+
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
+	"github.com/sgformer/sgformer/sgformer/metrics"
 	"github.com/sgformer/sgformer/sgformer/model"
 )
 
@@ -15,7 +18,7 @@ const (
 	ParamLearningRate    = "learning_rate" // GoMLX's optimizers.ParamLearningRate
 	ParamBatchSize       = "batch_size"
 	ParamEpochs          = "epochs"
-	ParamLoss            = "loss"     // "l1", "mse" or "bce"
+	ParamLoss            = "loss"     // "l1", "mse", "rmse" or "bce"
 	ParamSchedule        = "schedule" // "plateau", "constant" or "cosine" (after ParamWarmupEpochs of linear warm-up)
 	ParamWarmupEpochs    = "warmup_epochs"
 	ParamOptimizer       = "optimizer" // Adam, AdamW or ASAM
@@ -34,68 +37,131 @@ const (
 	ParamMetric          = "metric"       // "mae", "rmse", "rocauc" or "ap"
 )
 
-// Defaults sets the model's defaults and the paper's ZINC training recipe (REFERENCE.md):
-// Adam, L1 loss, ReduceLROnPlateau (factor 0.5, patience 20), batch 128, 400 epochs, lr 5e-4.
-func Defaults(ctx *context.Context) {
-	model.Defaults(ctx)
-	ctx.SetParams(map[string]any{
-		ParamLearningRate:    5e-4,
-		ParamBatchSize:       128,
-		ParamEpochs:          400,
-		ParamLoss:            "l1",
-		ParamSchedule:        "plateau",
-		ParamWarmupEpochs:    0,
-		ParamOptimizer:       Adam,
-		ParamWeightDecay:     0.01,
-		ParamMomentum:        0.9,
-		ParamASAMRho:         0.5,
-		ParamASAMEta:         0.01,
-		ParamPlateauFactor:   0.5,
-		ParamPlateauPatience: 20,
-		ParamMinLearningRate: 1e-5,
-		ParamSamplingRatio:   1.0,
-		ParamEvalSamples:     5,
-		ParamSeed:            0,
-		ParamBucket:          1.15,
-		ParamSignFlip:        true,
-		ParamMetric:          "mae",
-	})
+// Schedules (ParamSchedule).
+const (
+	Plateau  = "plateau"  // ReduceLROnPlateau on the validation metric
+	Constant = "constant" // no schedule
+	Cosine   = "cosine"   // linear warm-up, then a half cosine
+)
+
+// Params are the training hyperparameters. Their defaults are those of the authors'
+// config/config.yaml where it has one (Adam at 5e-4 without weight decay, batch 128, 400
+// epochs, ReduceLROnPlateau with patience 40, L1 loss), with PyTorch's defaults for the rest.
+var Params = []model.Param{
+	param(ParamLearningRate, 5e-4, "initial learning rate"),
+	param(ParamBatchSize, 128, "graphs per batch"),
+	param(ParamEpochs, 400, "training epochs"),
+	param(ParamLoss, "l1", "loss: l1, mse, rmse (per batch) or bce (with logits)"),
+	param(ParamMetric, "mae", "model-selection and reported metric: mae, rmse, rocauc or ap"),
+	param(ParamOptimizer, Adam, "optimizer: adam, adamw or asam (over SGD with momentum)"),
+	param(ParamWeightDecay, 0.0, "adamw's decoupled weight decay (the authors' runs use 0 throughout)"),
+	param(ParamMomentum, 0.9, "SGD momentum under asam"),
+	param(ParamASAMRho, 0.5, "ASAM's neighbourhood size ρ"),
+	param(ParamASAMEta, 0.01, "ASAM's η in the weight scaling |w| + η"),
+	param(ParamSchedule, Plateau, "learning-rate schedule: plateau, constant or cosine"),
+	param(ParamWarmupEpochs, 0, "linear warm-up epochs before the cosine schedule"),
+	param(ParamPlateauFactor, 0.5, "ReduceLROnPlateau's factor"),
+	param(ParamPlateauPatience, 40, "ReduceLROnPlateau's patience in epochs"),
+	param(ParamMinLearningRate, 0.0, "lower bound of the plateau schedule and end of the cosine one"),
+	param(ParamSamplingRatio, 1.0, "fraction of subgraphs kept per graph and epoch (Sec. 4.3); 1 is the full bag"),
+	param(ParamEvalSamples, 5, "sampling draws averaged at evaluation when sampling_ratio < 1"),
+	param(ParamSeed, 0, "random seed (weights, shuffling, sampling, sign flips, dropout)"),
+	param(ParamBucket, 1.15, "growth factor between the padded sizes of batches"),
+	param(ParamSignFlip, true, "flip the sign of each PE column at random in training"),
 }
 
-// Recipe returns the hyperparameters that differ from Defaults for a dataset (REFERENCE.md's
-// table of the authors' recipes): none for ZINC (Defaults is its recipe); the OGB molecule
-// recipes (3 or 2 layers of width 60, batch 32, 100 epochs, residual blocks, mean pooling;
-// Adam at a constant rate, or ASAM for ogbg-molhiv); Peptides (AdamW, 10 warm-up epochs then
-// cosine); and for the synthetic counting task a model small enough to train in a few minutes
-// on two cores.
-func Recipe(dataset string) map[string]any {
-	ogb := func(loss, metric string, layers int, lr, dropout float64) map[string]any {
-		return map[string]any{
-			model.ParamLayers: layers, model.ParamHidden: 60, model.ParamDropout: dropout, model.ParamResidual: true,
-			model.ParamPooling: model.Mean, ParamBatchSize: 32, ParamEpochs: 100, ParamLearningRate: lr,
-			ParamLoss: loss, ParamMetric: metric, ParamSchedule: "constant",
-		}
+func param(name string, def any, usage string) model.Param {
+	return model.Param{Name: name, Default: def, Usage: usage}
+}
+
+// AllParams returns the model's and the training hyperparameters, the ones a run records.
+func AllParams() []model.Param {
+	return append(append([]model.Param(nil), model.Params...), Params...)
+}
+
+// Defaults sets every model and training hyperparameter to its default in ctx.
+func Defaults(ctx *context.Context) { model.SetDefaults(ctx, AllParams()) }
+
+// Config is a run's hyperparameters, read and validated once from a context.
+type Config struct {
+	Model                 model.Config
+	LearningRate          float64
+	BatchSize, Epochs     int
+	Loss                  string
+	Metric                metrics.Metric
+	Optimizer             string
+	WeightDecay, Momentum float64
+	ASAMRho, ASAMEta      float64
+	Schedule              string
+	WarmupEpochs          int
+	PlateauFactor         float64
+	PlateauPatience       int
+	MinLearningRate       float64
+	SamplingRatio         float64
+	EvalSamples, Seed     int
+	Bucket                float64
+	SignFlip              bool
+}
+
+// ReadConfig reads and validates the hyperparameters in ctx. Its errors name the parameter.
+func ReadConfig(ctx *context.Context) (Config, error) {
+	mc, err := model.ReadConfig(ctx)
+	if err != nil {
+		return Config{}, err
 	}
-	switch dataset {
-	case "ogbg-molesol":
-		return ogb("mse", "rmse", 3, 1e-3, 0.5)
-	case "ogbg-molbace":
-		return ogb("bce", "rocauc", 3, 1e-3, 0.3)
-	case "ogbg-molhiv":
-		r := ogb("bce", "rocauc", 2, 0.1, 0.3)
-		r[ParamOptimizer] = ASAM
-		return r
-	case "peptides-func":
-		return map[string]any{
-			model.ParamLayers: 5, model.ParamPooling: model.Mean, ParamBatchSize: 128, ParamEpochs: 200,
-			ParamLearningRate: 3e-3, ParamLoss: "bce", ParamMetric: "ap", ParamOptimizer: AdamW,
-			ParamSchedule: "cosine", ParamWarmupEpochs: 10, ParamMinLearningRate: 0.0, ParamSamplingRatio: 0.3,
-		}
-	case "synthetic", "synthetic-triangles", "synthetic-4cycles":
-		return map[string]any{
-			model.ParamLayers: 2, model.ParamHidden: 24, model.ParamHeads: 2, model.ParamPEK: 4,
-			ParamBatchSize: 32, ParamEpochs: 40, ParamLearningRate: 2e-3, ParamPlateauPatience: 5,
-		}
+	f := func(name string) float64 { return model.Get[float64](ctx, Params, name) }
+	i := func(name string) int { return model.Get[int](ctx, Params, name) }
+	s := func(name string) string { return model.Get[string](ctx, Params, name) }
+	c := Config{
+		Model: mc, LearningRate: f(ParamLearningRate), BatchSize: i(ParamBatchSize), Epochs: i(ParamEpochs),
+		Loss: s(ParamLoss), Optimizer: s(ParamOptimizer), WeightDecay: f(ParamWeightDecay), Momentum: f(ParamMomentum),
+		ASAMRho: f(ParamASAMRho), ASAMEta: f(ParamASAMEta), Schedule: s(ParamSchedule), WarmupEpochs: i(ParamWarmupEpochs),
+		PlateauFactor: f(ParamPlateauFactor), PlateauPatience: i(ParamPlateauPatience), MinLearningRate: f(ParamMinLearningRate),
+		SamplingRatio: f(ParamSamplingRatio), EvalSamples: i(ParamEvalSamples), Seed: i(ParamSeed), Bucket: f(ParamBucket),
+		SignFlip: model.Get[bool](ctx, Params, ParamSignFlip),
 	}
-	return nil
+	if c.Metric, err = metrics.ByName(s(ParamMetric)); err != nil {
+		return c, fmt.Errorf("training: %s: %w", ParamMetric, err)
+	}
+	if _, err := lossByName(c.Loss); err != nil {
+		return c, err
+	}
+	bad := func(name string, value any, want string) (Config, error) {
+		return c, fmt.Errorf("training: %s = %v, want %s", name, value, want)
+	}
+	switch {
+	case !(c.LearningRate > 0):
+		return bad(ParamLearningRate, c.LearningRate, "a positive rate")
+	case c.BatchSize < 1:
+		return bad(ParamBatchSize, c.BatchSize, "at least 1")
+	case c.Epochs < 1:
+		return bad(ParamEpochs, c.Epochs, "at least 1")
+	case c.Optimizer != Adam && c.Optimizer != AdamW && c.Optimizer != ASAM:
+		return bad(ParamOptimizer, fmt.Sprintf("%q", c.Optimizer), Adam+", "+AdamW+" or "+ASAM)
+	case !(c.WeightDecay >= 0) || (c.WeightDecay > 0 && c.Optimizer != AdamW):
+		return bad(ParamWeightDecay, c.WeightDecay, "≥ 0, and 0 unless optimizer = "+AdamW)
+	case !(c.Momentum >= 0 && c.Momentum < 1):
+		return bad(ParamMomentum, c.Momentum, "[0, 1)")
+	case !(c.ASAMRho > 0):
+		return bad(ParamASAMRho, c.ASAMRho, "> 0")
+	case !(c.ASAMEta >= 0):
+		return bad(ParamASAMEta, c.ASAMEta, "≥ 0")
+	case c.Schedule != Plateau && c.Schedule != Constant && c.Schedule != Cosine:
+		return bad(ParamSchedule, fmt.Sprintf("%q", c.Schedule), Plateau+", "+Constant+" or "+Cosine)
+	case c.WarmupEpochs < 0 || (c.Schedule == Cosine && c.WarmupEpochs >= c.Epochs):
+		return bad(ParamWarmupEpochs, c.WarmupEpochs, fmt.Sprintf("at least 0 and fewer than the %d epochs", c.Epochs))
+	case !(c.PlateauFactor > 0 && c.PlateauFactor < 1):
+		return bad(ParamPlateauFactor, c.PlateauFactor, "(0, 1)")
+	case c.PlateauPatience < 0:
+		return bad(ParamPlateauPatience, c.PlateauPatience, "≥ 0")
+	case !(c.MinLearningRate >= 0):
+		return bad(ParamMinLearningRate, c.MinLearningRate, "≥ 0")
+	case !(c.SamplingRatio > 0 && c.SamplingRatio <= 1):
+		return bad(ParamSamplingRatio, c.SamplingRatio, "(0, 1]")
+	case c.EvalSamples < 1:
+		return bad(ParamEvalSamples, c.EvalSamples, "at least 1")
+	case !(c.Bucket >= 1):
+		return bad(ParamBucket, c.Bucket, "≥ 1")
+	}
+	return c, nil
 }

@@ -31,7 +31,7 @@ type Predictor struct {
 // NewPredictor returns a predictor for the model and hyperparameters in ctx, whose variables
 // must exist (trained, or loaded from a checkpoint).
 func NewPredictor(ctx *context.Context, be backends.Backend, spec model.Spec) (*Predictor, error) {
-	b, err := batchingFrom(ctx, spec)
+	cfg, err := ReadConfig(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -44,30 +44,20 @@ func NewPredictor(ctx *context.Context, be backends.Backend, spec model.Spec) (*
 		return nil, err
 	}
 	exec.SetMaxCache(-1) // one graph per batch shape, however many (see epochData.Yield)
-	return &Predictor{exec: exec, batches: b, draws: max(1, context.GetParamOr(ctx, ParamEvalSamples, 5)), seed: context.GetParamOr(ctx, ParamSeed, 0)}, nil
+	return &Predictor{exec: exec, batches: newBatching(cfg, spec), draws: cfg.EvalSamples, seed: cfg.Seed}, nil
 }
 
-// batchingFrom reads the batching hyperparameters of ctx.
-func batchingFrom(ctx *context.Context, spec model.Spec) (batching, error) {
-	c, err := model.ReadConfig(ctx)
-	if err != nil {
-		return batching{}, err
-	}
-	b := batching{
+// newBatching returns the batching of a run's configuration.
+func newBatching(cfg Config, spec model.Spec) batching {
+	return batching{
 		spec: spec,
-		options: batch.Options{PEK: c.PEK, MaxDistance: c.MaxDistance, Bucket: context.GetParamOr(ctx, ParamBucket, 1.15),
-			Original: c.Model == model.GIN, Dense: c.Execution == model.Dense},
-		size:      context.GetParamOr(ctx, ParamBatchSize, 128),
-		ratio:     context.GetParamOr(ctx, ParamSamplingRatio, 1.0),
-		signFlips: context.GetParamOr(ctx, ParamSignFlip, true),
+		options: batch.Options{PEK: cfg.Model.PEK, MaxDistance: cfg.Model.MaxDistance, Bucket: cfg.Bucket,
+			Original: cfg.Model.Model == model.GIN, Dense: cfg.Model.Execution == model.Dense},
+		preprocess: preprocess.Options{PEK: cfg.Model.PEK, PEMode: cfg.Model.PEMode},
+		size:       cfg.BatchSize,
+		ratio:      cfg.SamplingRatio,
+		signFlips:  cfg.SignFlip,
 	}
-	switch {
-	case b.size < 1:
-		return b, fmt.Errorf("training: %s = %d, want at least 1", ParamBatchSize, b.size)
-	case !(b.ratio > 0 && b.ratio <= 1):
-		return b, fmt.Errorf("training: %s = %v, want (0, 1]", ParamSamplingRatio, b.ratio)
-	}
-	return b, nil
 }
 
 // Predict returns the predictions for examples, one row of Tasks values per example.
@@ -125,7 +115,7 @@ func (p *Predictor) PredictGraph(g *graph.Graph) ([]float64, error) {
 	if g.NumEdges() > 0 && (g.EdgeFeatures.Width != len(spec.EdgeVocab) || g.EdgeFeatures.Ints == nil) {
 		return nil, fmt.Errorf("training: the model needs %d integer edge feature(s) per edge (\"edge_features\"), the graph has %d", len(spec.EdgeVocab), g.EdgeFeatures.Width)
 	}
-	item, err := preprocess.Graph(g, preprocess.Options{PEK: p.batches.options.PEK})
+	item, err := preprocess.Graph(g, p.batches.preprocess)
 	if err != nil {
 		return nil, err
 	}

@@ -22,7 +22,6 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/sgformer/sgformer/internal/atomicfile"
-	"github.com/sgformer/sgformer/sgformer/metrics"
 	"github.com/sgformer/sgformer/sgformer/model"
 )
 
@@ -116,69 +115,53 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 		if err := load(ctx, filepath.Join(opt.Out, CheckpointDir), st); err != nil {
 			return nil, fmt.Errorf("training: nothing to resume in %s: %w", opt.Out, err)
 		}
-	} else {
-		if _, err := os.Stat(filepath.Join(opt.Out, CheckpointDir)); err == nil {
-			return nil, fmt.Errorf("training: %s already holds a run; resume it with --resume or choose another --out", opt.Out)
-		}
+	} else if _, err := os.Stat(filepath.Join(opt.Out, CheckpointDir)); err == nil {
+		return nil, fmt.Errorf("training: %s already holds a run; resume it with --resume or choose another --out", opt.Out)
+	}
+	if opt.Epochs > 0 {
+		ctx.SetParam(ParamEpochs, opt.Epochs)
+	}
+	cfg, err := ReadConfig(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !opt.Resume {
+		st.LR, st.BaseLR = cfg.LearningRate, cfg.LearningRate
 		if err := os.MkdirAll(opt.Out, 0o755); err != nil {
-			return nil, err
-		}
-		if err := writeJSONAtomic(filepath.Join(opt.Out, ConfigFile), hyperparameters(ctx)); err != nil {
 			return nil, err
 		}
 		if err := os.Remove(filepath.Join(opt.Out, MetricsFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, err
 		}
-		st.LR = context.GetParamOr(ctx, ParamLearningRate, 5e-4)
-		st.BaseLR = st.LR
 	}
-	if opt.Epochs > 0 {
-		ctx.SetParam(ParamEpochs, opt.Epochs)
-	}
-	cfg, err := model.ReadConfig(ctx)
-	if err != nil {
+	// The configuration as the run goes on: a resumed run may have more epochs. The learning
+	// rate recorded is the initial one.
+	params := hyperparameters(ctx)
+	params[ParamLearningRate] = st.BaseLR
+	if err := writeJSONAtomic(filepath.Join(opt.Out, ConfigFile), params); err != nil {
 		return nil, err
 	}
-	batches, err := batchingFrom(ctx, task.Spec)
-	if err != nil {
-		return nil, err
-	}
-	lossFn, err := lossByName(context.GetParamOr(ctx, ParamLoss, "l1"))
-	if err != nil {
-		return nil, err
-	}
-	metric, err := metrics.ByName(context.GetParamOr(ctx, ParamMetric, "mae"))
+	batches := newBatching(cfg, task.Spec)
+	lossFn, err := lossByName(cfg.Loss)
 	if err != nil {
 		return nil, err
 	}
 	if len(task.Train) == 0 || len(task.Valid) == 0 || len(task.Test) == 0 {
 		return nil, fmt.Errorf("training: %s has an empty split (%d/%d/%d)", task.Name, len(task.Train), len(task.Valid), len(task.Test))
 	}
-	epochs := context.GetParamOr(ctx, ParamEpochs, 400)
-	seed := context.GetParamOr(ctx, ParamSeed, 0)
-	schedule := context.GetParamOr(ctx, ParamSchedule, "plateau")
-	warmup := context.GetParamOr(ctx, ParamWarmupEpochs, 0)
-	switch {
-	case schedule != "plateau" && schedule != "constant" && schedule != "cosine":
-		return nil, fmt.Errorf("training: %s = %q, want plateau, constant or cosine", ParamSchedule, schedule)
-	case warmup < 0 || (schedule == "cosine" && warmup >= epochs):
-		return nil, fmt.Errorf("training: %s = %d, want at least 0 and fewer than the %d epochs", ParamWarmupEpochs, warmup, epochs)
-	}
+	epochs, metric := cfg.Epochs, cfg.Metric
 
 	// The learning rate the optimizer starts from: the initial one, or where the schedule was.
 	ctx.SetParam(ParamLearningRate, st.LR)
 	if !opt.Resume {
-		ctx.SetParam(context.ParamInitialSeed, int64(seed)+1) // GoMLX takes seed 0 as "random"
+		ctx.SetParam(context.ParamInitialSeed, int64(cfg.Seed)+1) // GoMLX takes seed 0 as "random"
 	}
-	optimizer, modelFn, lossFn, err := newOptimizer(ctx, model.New(task.Spec), lossFn)
-	if err != nil {
-		return nil, err
-	}
+	optimizer, modelFn, lossFn := newOptimizer(cfg, model.New(task.Spec), lossFn)
 	trainer := train.NewTrainer(opt.Backend, ctx, modelFn, lossFn, optimizer, nil, nil)
 	if opt.Resume {
 		trainer.SetContext(ctx.Reuse())
 	}
-	data := &epochData{task: task, batches: batches, seed: seed}
+	data := &epochData{task: task, batches: batches, seed: cfg.Seed}
 	loop := train.NewLoop(trainer)
 	var lossSum float64
 	var lossCount int
@@ -209,8 +192,8 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 
 	for epoch := st.Epoch + 1; epoch <= epochs; epoch++ {
 		start := time.Now()
-		if schedule == "cosine" {
-			st.setLR(ctx, scheduledLR(st.BaseLR, context.GetParamOr(ctx, ParamMinLearningRate, 0.0), epoch, warmup, epochs))
+		if cfg.Schedule == Cosine {
+			st.setLR(ctx, scheduledLR(st.BaseLR, cfg.MinLearningRate, epoch, cfg.WarmupEpochs, epochs))
 		}
 		data.start(epoch)
 		lossSum, lossCount = 0, 0
@@ -234,8 +217,8 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 			st.BestEpoch, st.BestValid, st.TestAtBest = epoch, valid, test
 		}
 		rec.BestEpoch = st.BestEpoch
-		if schedule == "plateau" {
-			st.plateau(ctx, metric, valid, epoch == 1)
+		if cfg.Schedule == Plateau {
+			st.plateau(ctx, cfg, valid, epoch == 1)
 		}
 		st.Epoch = epoch
 		st.Seconds += time.Since(start).Seconds()
@@ -251,7 +234,7 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 				return nil, err
 			}
 		}
-		sum := summarize(ctx, task, cfg, metric, st)
+		sum := summarize(ctx, task, cfg, st)
 		if err := writeJSONAtomic(filepath.Join(opt.Out, SummaryFile), sum); err != nil {
 			return nil, err
 		}
@@ -272,17 +255,17 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 			break
 		}
 	}
-	return summarize(ctx, task, cfg, metric, st), nil
+	return summarize(ctx, task, cfg, st), nil
 }
 
 // plateau is ReduceLROnPlateau with PyTorch's defaults (relative threshold 1e-4, no cooldown):
 // after more than patience epochs without improving the validation metric, the learning rate
 // is multiplied by the factor, down to the minimum. It updates the optimizer's learning-rate
 // variable and the context parameter, so that a checkpoint holds it.
-func (st *state) plateau(ctx *context.Context, metric metrics.Metric, valid float64, first bool) {
+func (st *state) plateau(ctx *context.Context, cfg Config, valid float64, first bool) {
 	improved := first
 	if !improved {
-		if metric.HigherIsBetter {
+		if cfg.Metric.HigherIsBetter {
 			improved = valid > st.PlateauBest*(1+1e-4)
 		} else {
 			improved = valid < st.PlateauBest*(1-1e-4)
@@ -293,11 +276,11 @@ func (st *state) plateau(ctx *context.Context, metric metrics.Metric, valid floa
 		return
 	}
 	st.BadEpochs++
-	if st.BadEpochs <= context.GetParamOr(ctx, ParamPlateauPatience, 20) {
+	if st.BadEpochs <= cfg.PlateauPatience {
 		return
 	}
 	st.BadEpochs = 0
-	st.setLR(ctx, max(st.LR*context.GetParamOr(ctx, ParamPlateauFactor, 0.5), context.GetParamOr(ctx, ParamMinLearningRate, 1e-5)))
+	st.setLR(ctx, max(st.LR*cfg.PlateauFactor, cfg.MinLearningRate))
 }
 
 // setLR sets the learning rate: in the state, the context parameter (so that a checkpoint holds
@@ -313,16 +296,11 @@ func (st *state) setLR(ctx *context.Context, lr float64) {
 	}
 }
 
-func summarize(ctx *context.Context, task *Task, cfg model.Config, metric metrics.Metric, st *state) *Summary {
-	params := 0
-	for v := range ctx.IterVariables() {
-		if v.Trainable {
-			params += v.Shape().Size()
-		}
-	}
-	return &Summary{Dataset: task.Name, Model: cfg.Model, Metric: metric.Name, Epochs: st.Epoch, BestEpoch: st.BestEpoch,
+func summarize(ctx *context.Context, task *Task, cfg Config, st *state) *Summary {
+	params, _ := model.ParameterCounts(ctx, cfg.Model)
+	return &Summary{Dataset: task.Name, Model: cfg.Model.Model, Metric: cfg.Metric.Name, Epochs: st.Epoch, BestEpoch: st.BestEpoch,
 		BestValid: st.BestValid, TestAtBest: st.TestAtBest, TrainSize: len(task.Train), Seconds: st.Seconds, Parameters: params,
-		SamplingRatio: context.GetParamOr(ctx, ParamSamplingRatio, 1.0), PEK: cfg.PEK, Seed: context.GetParamOr(ctx, ParamSeed, 0)}
+		SamplingRatio: cfg.SamplingRatio, PEK: cfg.Model.PEK, Seed: cfg.Seed}
 }
 
 func lossByName(name string) (losses.LossFn, error) {
@@ -331,10 +309,12 @@ func lossByName(name string) (losses.LossFn, error) {
 		return model.L1Loss, nil
 	case "mse":
 		return model.MSELoss, nil
+	case "rmse":
+		return model.RMSELoss, nil
 	case "bce":
 		return model.BCEWithLogitsLoss, nil
 	}
-	return nil, fmt.Errorf("training: %s = %q, want l1, mse or bce", ParamLoss, name)
+	return nil, fmt.Errorf("training: %s = %q, want l1, mse, rmse or bce", ParamLoss, name)
 }
 
 // Load reads the hyperparameters and weights of a finished or running run into ctx: those of
@@ -460,14 +440,16 @@ func ReadRecords(path string) ([]Record, error) {
 	return recs, nil
 }
 
-// hyperparameters returns the context's parameters of the root scope by name.
+// hyperparameters returns the values in ctx of every hyperparameter of AllParams, by name.
 func hyperparameters(ctx *context.Context) map[string]any {
 	params := map[string]any{}
-	ctx.EnumerateParams(func(scope, key string, value any) {
-		if scope == context.RootScope {
-			params[key] = value
+	for _, p := range AllParams() {
+		v, found := ctx.GetParam(p.Name)
+		if !found {
+			v = p.Default
 		}
-	})
+		params[p.Name] = v
+	}
 	return params
 }
 

@@ -41,7 +41,7 @@ func syntheticTask(t testing.TB, count, k int) *training.Task {
 func newContext(name string, extra map[string]any) *context.Context {
 	ctx := context.New()
 	training.Defaults(ctx)
-	ctx.SetParams(training.Recipe("synthetic"))
+	ctx.SetParams(training.DefaultRecipe("synthetic"))
 	ctx.SetParams(map[string]any{model.ParamModel: name})
 	ctx.SetParams(extra)
 	return ctx

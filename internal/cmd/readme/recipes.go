@@ -1,0 +1,104 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gomlx/gomlx/pkg/ml/context"
+
+	"github.com/sgformer/sgformer/data"
+	"github.com/sgformer/sgformer/sgformer/backend"
+	"github.com/sgformer/sgformer/sgformer/model"
+	"github.com/sgformer/sgformer/sgformer/training"
+)
+
+// specs are the data dimensions of the datasets with recipes, for the parameter counts
+// (Alchemy, read by no reader here, has none).
+var specs = map[string]model.Spec{
+	"zinc12k":         {NodeVocab: []int{28}, EdgeVocab: []int{4}, Tasks: 1},
+	"zinc-full":       {NodeVocab: []int{28}, EdgeVocab: []int{4}, Tasks: 1},
+	"ogbg-molhiv":     {NodeVocab: data.AtomFeatureDims, EdgeVocab: data.BondFeatureDims, Tasks: 1},
+	"ogbg-molesol":    {NodeVocab: data.AtomFeatureDims, EdgeVocab: data.BondFeatureDims, Tasks: 1},
+	"ogbg-molbace":    {NodeVocab: data.AtomFeatureDims, EdgeVocab: data.BondFeatureDims, Tasks: 1},
+	"peptides-func":   {NodeVocab: data.AtomFeatureDims, EdgeVocab: data.BondFeatureDims, Tasks: 10},
+	"peptides-struct": {NodeVocab: data.AtomFeatureDims, EdgeVocab: data.BondFeatureDims, Tasks: 11},
+	"synthetic":       {NodeVocab: []int{1}, EdgeVocab: []int{2}, Tasks: 1},
+}
+
+// recipesSection is the table of training.Recipes, with each configuration's parameter count:
+// ours, and the authors' get_model_params for the same configuration (model.ParameterCounts).
+func recipesSection(string) (string, error) {
+	be, err := backend.New("go")
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.WriteString("| dataset | sampling | layers × width | lr | epochs | batch | dropout | k (PE) | layer encoder | residual | pooling | loss / metric | optimiser, schedule | parameters: ours / authors' count | source |\n")
+	b.WriteString("|---|---:|---|---:|---:|---:|---:|---|---|---|---|---|---|---:|---|\n")
+	for _, r := range training.Recipes {
+		ctx := context.New()
+		training.Defaults(ctx)
+		ctx.SetParams(r.Params)
+		c, err := training.ReadConfig(ctx)
+		if err != nil {
+			return "", fmt.Errorf("%s at %g: %w", r.Dataset, r.Ratio, err)
+		}
+		params := "—"
+		if spec, ok := specs[r.Dataset]; ok {
+			ctx, cfg, err := training.BuildModel(be, spec, r.Params)
+			if err != nil {
+				return "", fmt.Errorf("%s at %g: %w", r.Dataset, r.Ratio, err)
+			}
+			ours, theirs := model.ParameterCounts(ctx, cfg)
+			params = fmt.Sprintf("%s / %s", thousands(ours), thousands(theirs))
+		}
+		sampling := "full bag"
+		if c.SamplingRatio < 1 {
+			sampling = fmt.Sprintf("%g %%, %d draws", 100*c.SamplingRatio, c.EvalSamples)
+		}
+		pe := fmt.Sprintf("%d, %s", c.Model.PEK, c.Model.PEMode)
+		if !c.Model.EdgeFeatures {
+			pe += "; no bonds in attention"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %d × %d | %g | %d | %d | %g | %s | %s | %s | %s | %s / %s | %s | %s | %s |\n",
+			r.Dataset, sampling, c.Model.Layers, c.Model.Hidden, c.LearningRate, c.Epochs, c.BatchSize, c.Model.Dropout, pe,
+			c.Model.LayerEncoder, yesNo(c.Model.Residual), c.Model.Pooling, c.Loss, c.Metric.Name, optimiser(c), params, r.Source)
+	}
+	return b.String(), nil
+}
+
+// optimiser describes the optimiser and schedule of c.
+func optimiser(c training.Config) string {
+	var o string
+	switch c.Optimizer {
+	case training.ASAM:
+		o = fmt.Sprintf("ASAM (ρ %g, η %g) over SGD (momentum %g)", c.ASAMRho, c.ASAMEta, c.Momentum)
+	case training.AdamW:
+		o = fmt.Sprintf("AdamW (weight decay %g)", c.WeightDecay)
+	default:
+		o = "Adam"
+	}
+	switch c.Schedule {
+	case training.Plateau:
+		return fmt.Sprintf("%s, ReduceLROnPlateau (%g, patience %d, min %g)", o, c.PlateauFactor, c.PlateauPatience, c.MinLearningRate)
+	case training.Cosine:
+		return fmt.Sprintf("%s, %d warm-up epochs, cosine to %g", o, c.WarmupEpochs, c.MinLearningRate)
+	}
+	return o + ", constant"
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// thousands writes n with a comma between groups of three digits.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
