@@ -1,0 +1,90 @@
+package training_test
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/sgformer/sgformer/sgformer/backend"
+	"github.com/sgformer/sgformer/sgformer/model"
+	"github.com/sgformer/sgformer/sgformer/training"
+)
+
+// goldenPath holds what the K = 2 models computed before product-graph message passing became
+// data (named connectivities, one aggregation interface): per configuration, the bits of every
+// epoch's training loss and validation and test metric, and of the predictions for the first
+// graphs. SGFORMER_UPDATE_GOLDEN=1 rewrites it.
+const goldenPath = "testdata/golden-k2.json"
+
+// Every model, in both executions, with and without sampling, trains and predicts bit for bit
+// as it did when the golden file was written.
+func TestGoldenK2(t *testing.T) {
+	be, err := backend.New("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	task := syntheticTask(t, 24, 3)
+	configs := map[string]map[string]any{
+		"subgraphormer":         {model.ParamModel: model.Subgraphormer},
+		"subgraphormer-dense":   {model.ParamModel: model.Subgraphormer, model.ParamExecution: model.Dense},
+		"subgraphormer-mlp":     {model.ParamModel: model.Subgraphormer, model.ParamLayerEncoder: model.MLP, training.ParamSamplingRatio: 0.5, training.ParamEvalSamples: 2},
+		"subgraphormer-sampled": {model.ParamModel: model.Subgraphormer, model.ParamExecution: model.Dense, training.ParamSamplingRatio: 0.5, training.ParamEvalSamples: 2},
+		"sswl+":                 {model.ParamModel: model.SSWLPlus, training.ParamSamplingRatio: 0.5, training.ParamEvalSamples: 2},
+		"gin":                   {model.ParamModel: model.GIN},
+	}
+	got := map[string][]uint64{}
+	for name, params := range configs {
+		ctx := newContext(params[model.ParamModel].(string), map[string]any{training.ParamEpochs: 2, training.ParamBatchSize: 8, model.ParamDropout: 0.1})
+		ctx.SetParams(params)
+		out := t.TempDir()
+		if _, err := training.Train(ctx, task, training.Options{Out: out, Backend: be}); err != nil {
+			t.Fatal(err)
+		}
+		var bits []uint64
+		for _, r := range readRecords(t, filepath.Join(out, training.MetricsFile)) {
+			bits = append(bits, math.Float64bits(r.TrainLoss), math.Float64bits(r.Valid), math.Float64bits(r.Test))
+		}
+		p, err := training.NewPredictor(ctx, be, task.Spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pred, err := p.Predict(task.Examples[:6])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, row := range pred {
+			bits = append(bits, math.Float64bits(row[0]))
+		}
+		got[name] = bits
+	}
+	if os.Getenv("SGFORMER_UPDATE_GOLDEN") == "1" {
+		raw, _ := json.MarshalIndent(got, "", " ")
+		if err := os.WriteFile(goldenPath, append(raw, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	raw, err := os.ReadFile(goldenPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want map[string][]uint64
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatal(err)
+	}
+	for name, w := range want {
+		g := got[name]
+		if len(g) != len(w) {
+			t.Errorf("%s: %d values, golden %d", name, len(g), len(w))
+			continue
+		}
+		for i := range w {
+			if g[i] != w[i] {
+				t.Errorf("%s: value %d is %v, golden %v", name, i, math.Float64frombits(g[i]), math.Float64frombits(w[i]))
+				break
+			}
+		}
+	}
+}
