@@ -112,11 +112,12 @@ func checkPNG(t *testing.T, f *plots.Figure, data []byte) {
 
 func TestFiguresRender(t *testing.T) {
 	g := molecule(t)
-	p, err := product.New(g)
+	p, err := product.New(g, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	adjacency, err := plots.AdjacencyMatrix(p.NumNodes(), p.External)
+	external, _ := p.Connectivity("external")
+	adjacency, err := plots.AdjacencyMatrix(p.NumNodes(), external)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +293,7 @@ func TestAdjacencyMatrix(t *testing.T) {
 	const n = 3
 	g := newGraph(t, n, graph.Edge{0, 1}, graph.Edge{1, 2})
 	adj := func(a, b int) bool { return a-b == 1 || b-a == 1 }
-	p, err := product.New(g)
+	p, err := product.New(g, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,9 +302,9 @@ func TestAdjacencyMatrix(t *testing.T) {
 		edges product.Edges
 		want  func(s, v, t, w int) bool // (s, v) ← (t, w)
 	}{
-		{"internal", p.Internal, func(s, v, t, w int) bool { return s == t && adj(v, w) }},
-		{"external", p.External, func(s, v, t, w int) bool { return v == w && adj(s, t) }},
-		{"point", p.Point, func(s, v, t, w int) bool { return t == v && w == v }},
+		{"internal", conn(p, "internal"), func(s, v, t, w int) bool { return s == t && adj(v, w) }},
+		{"external", conn(p, "external"), func(s, v, t, w int) bool { return v == w && adj(s, t) }},
+		{"point", conn(p, "point"), func(s, v, t, w int) bool { return t == v && w == v }},
 	} {
 		a, err := plots.AdjacencyMatrix(n*n, tc.edges)
 		if err != nil {
@@ -420,4 +421,10 @@ func TestFigureCheck(t *testing.T) {
 			}
 		}
 	}
+}
+
+// conn returns the connectivity called name of p.
+func conn(p *product.Graph, name string) product.Edges {
+	e, _ := p.Connectivity(name)
+	return e
 }

@@ -62,17 +62,18 @@ func productCmd(args []string, io stdio) error {
 	if err != nil {
 		return err
 	}
-	p, err := product.New(g)
+	p, err := product.New(g, 2)
 	if err != nil {
 		return err
 	}
+	conn := func(name string) [][2]int32 { e, _ := p.Connectivity(name); return pairs(e) }
 	return writeJSON(io.out, struct {
 		NumNodes int        `json:"num_nodes"`
 		Internal [][2]int32 `json:"internal"`
 		External [][2]int32 `json:"external"`
 		Point    [][2]int32 `json:"point"`
 		Distance []int32    `json:"distance"`
-	}{g.N(), pairs(p.Internal), pairs(p.External), pairs(p.Point), product.NodeMarking(g)})
+	}{g.N(), conn("internal"), conn("external"), conn("point"), product.NodeMarking(g)})
 }
 
 func peCmd(args []string, io stdio) error {

@@ -38,12 +38,14 @@ func TestProductCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	g, _ := graph.ReadJSON(strings.NewReader(triangleTail), "g")
-	p, _ := product.New(g)
-	if got.NumNodes != 4 || len(got.Internal) != p.Internal.Len() || len(got.External) != p.External.Len() || len(got.Point) != 16 || len(got.Distance) != 16 {
+	p, _ := product.New(g, 2)
+	internal, _ := p.Connectivity("internal")
+	external, _ := p.Connectivity("external")
+	if got.NumNodes != 4 || len(got.Internal) != internal.Len() || len(got.External) != external.Len() || len(got.Point) != 16 || len(got.Distance) != 16 {
 		t.Fatalf("product output %+v", got)
 	}
 	for i, e := range got.External {
-		if e != [2]int32{p.External.Dst[i], p.External.Src[i]} {
+		if e != [2]int32{external.Dst[i], external.Src[i]} {
 			t.Fatalf("external[%d] = %v", i, e)
 		}
 	}

@@ -25,7 +25,8 @@ func preprocessCmd(args []string, io stdio) error {
 	dataset := fs.String("dataset", "zinc12k", "dataset name")
 	dataDir := fs.String("data-dir", "", "directory holding the dataset's files (default: $SGFORMER_DATA/FOLDER, ../shared/data/FOLDER, or the download location)")
 	k := fs.Int("pe-k", 8, "number k of product-graph PE columns")
-	mode := fs.String("pe-mode", string(preprocess.Exact), `"exact" or "reference" (the authors' PE)`)
+	mode := fs.String("pe-mode", string(preprocess.Exact), `"exact", "reference" (the authors' PE) or "concat"`)
+	tupleK := fs.Int("tuple-k", 2, "order K of the product's tuples (Appendix B)")
 	out := fs.String("out", "", "directory for the cache file")
 	workers := fs.Int("workers", 0, "goroutines (0: one per CPU)")
 	if err := parse(fs, args, io); err != nil {
@@ -34,7 +35,7 @@ func preprocessCmd(args []string, io stdio) error {
 	if *out == "" {
 		return usagef("--out DIR is required")
 	}
-	opt := preprocess.Options{PEK: *k, PEMode: preprocess.Mode(*mode)}
+	opt := preprocess.Options{PEK: *k, PEMode: preprocess.Mode(*mode), TupleK: *tupleK}
 	if err := opt.Validate(); err != nil {
 		return usageError{err.Error()}
 	}
@@ -42,7 +43,7 @@ func preprocessCmd(args []string, io stdio) error {
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(*out, fmt.Sprintf("%s-pe%d-%s.cache", ds.Name, opt.PEK, opt.PEMode))
+	path := filepath.Join(*out, preprocess.CacheName(ds.Name, opt))
 	bar := progressbar.NewOptions(len(ds.Graphs),
 		progressbar.OptionSetWriter(io.err),
 		progressbar.OptionSetDescription("preprocess "+ds.Name),

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -16,80 +15,26 @@ import (
 	"github.com/gomlx/gomlx/pkg/ml/context"
 	"github.com/gomlx/gomlx/ui/commandline"
 
-	"github.com/sgformer/sgformer/data"
 	"github.com/sgformer/sgformer/sgformer/backend"
 	"github.com/sgformer/sgformer/sgformer/metrics"
 	"github.com/sgformer/sgformer/sgformer/model"
-	"github.com/sgformer/sgformer/sgformer/preprocess"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
-// dataFlags select a dataset; they are stored in a run's RunFile so that resume, eval and
-// predict find the same data.
+// dataFlags select a dataset (a training.Source, recorded in a run's training.RunFile) and
+// where preprocessing caches go.
 type dataFlags struct {
-	Dataset     string `json:"dataset"`
-	DataDir     string `json:"data_dir,omitempty"`
-	TrainSubset int    `json:"train_subset,omitempty"`
-	Synthetic   int    `json:"synthetic_graphs,omitempty"`
-	CacheDir    string `json:"-"`
-	// PEK, PEMode and Spec are filled in when the data is loaded.
-	PEK    int             `json:"pe_k"`
-	PEMode preprocess.Mode `json:"pe_mode,omitempty"` // empty in runs from before pe_mode: exact
-	Spec   model.Spec      `json:"spec"`
+	training.Source
+	CacheDir string
 }
-
-// runFile holds a run's dataFlags.
-const runFile = "run.json"
 
 func (d *dataFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&d.Dataset, "dataset", "synthetic", "dataset: synthetic (triangle counting on random graphs, built in), synthetic-4cycles, zinc12k, ogbg-molesol, ogbg-molbace or ogbg-molhiv")
+	fs.StringVar(&d.Dataset, "dataset", training.Synthetic, "dataset: "+strings.Join(training.Datasets(), ", ")+" (synthetic: triangle counting on random graphs, built in)")
 	fs.StringVar(&d.DataDir, "data-dir", "", "directory holding the dataset's files (default: $SGFORMER_DATA/FOLDER, ../shared/data/FOLDER, or where sgformer download puts them)")
 	fs.IntVar(&d.TrainSubset, "train-subset", 0, "train on the first N graphs of the training split only (0: all)")
-	fs.IntVar(&d.Synthetic, "synthetic-graphs", 300, "number of graphs of the synthetic dataset")
+	fs.IntVar(&d.SyntheticGraphs, "synthetic-graphs", 300, "number of graphs of the synthetic dataset")
 	cache, _ := os.UserCacheDir()
 	fs.StringVar(&d.CacheDir, "cache-dir", filepath.Join(cache, "sgformer"), "directory for preprocessing caches")
-}
-
-// load reads the dataset and preprocesses it for a model with PE size k computed by mode.
-func (d *dataFlags) load(k int, mode preprocess.Mode, log io.Writer) (*training.Task, error) {
-	var ds *data.Dataset
-	var err error
-	switch d.Dataset {
-	case "synthetic", "synthetic-triangles":
-		ds, err = data.Synthetic(data.Triangles, d.Synthetic, 1)
-	case "synthetic-4cycles":
-		ds, err = data.Synthetic(data.FourCycles, d.Synthetic, 1)
-	default:
-		ds, err = loadDataset(d.Dataset, d.DataDir)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if mode == "" {
-		mode = preprocess.Exact
-	}
-	opt := preprocess.Options{PEK: k, PEMode: mode}
-	var items []preprocess.Item
-	if strings.HasPrefix(d.Dataset, "synthetic") {
-		items, err = preprocess.Dataset(ds.Graphs, opt, 0, nil)
-	} else {
-		path := filepath.Join(d.CacheDir, fmt.Sprintf("%s-pe%d-%s.cache", ds.Name, k, opt.PEMode))
-		var fresh bool
-		items, fresh, err = preprocess.Cached(path, ds.Graphs, opt, 0, nil)
-		if err == nil && fresh {
-			fmt.Fprintf(log, "preprocessed %d graphs into %s\n", len(items), path)
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	train := ds.Split.Train
-	if d.TrainSubset > 0 && d.TrainSubset < len(train) {
-		train = train[:d.TrainSubset]
-	}
-	d.PEK, d.PEMode = k, opt.PEMode
-	d.Spec = model.Spec{NodeVocab: ds.NodeVocab, EdgeVocab: ds.EdgeVocab, Tasks: ds.Tasks}
-	return training.NewTask(ds.Name, ds.Graphs, items, ds.Labels, d.Spec, train, ds.Split.Valid, ds.Split.Test)
 }
 
 // hyperFlags are the named flags for the hyperparameters users set most; -set sets any.
@@ -254,44 +199,29 @@ func epochsFlag(fs *flag.FlagSet) int {
 
 // runTraining trains (or resumes) one run in out.
 func runTraining(ctx *context.Context, d *dataFlags, opt training.Options, backendName string, io stdio) (*training.Summary, error) {
-	out, resume := opt.Out, opt.Resume
-	if resume {
-		raw, err := os.ReadFile(filepath.Join(out, runFile))
+	if opt.Resume {
+		src, err := training.ReadSource(opt.Out)
 		if err != nil {
-			return nil, fmt.Errorf("nothing to resume in %s: %w", out, err)
+			return nil, fmt.Errorf("nothing to resume in %s: %w", opt.Out, err)
 		}
-		cacheDir := d.CacheDir
-		if err := json.Unmarshal(raw, d); err != nil {
-			return nil, fmt.Errorf("%s: %w", filepath.Join(out, runFile), err)
-		}
-		d.CacheDir = cacheDir
-		ctx = context.New() // the checkpoint's hyperparameters, not the flags'
+		d.Source = src
+		ctx = context.New() // the run's hyperparameters, not the flags'
 		training.Defaults(ctx)
+		if err := training.ReadHyperparameters(ctx, opt.Out); err != nil {
+			return nil, err
+		}
 	}
 	var err error
 	if opt.Backend, err = newBackend(backendName, io); err != nil {
 		return nil, err
 	}
-	k, mode := d.PEK, d.PEMode // on resume, the run's (from its run file)
-	if !resume {
-		c, err := model.ReadConfig(ctx)
-		if err != nil {
-			return nil, err
-		}
-		k, mode = c.PEK, c.PEMode
-	}
-	task, err := d.load(k, mode, io.err)
+	c, err := model.ReadConfig(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if !resume {
-		if err := os.MkdirAll(out, 0o755); err != nil {
-			return nil, err
-		}
-		raw, _ := json.MarshalIndent(d, "", "  ")
-		if err := os.WriteFile(filepath.Join(out, runFile), append(raw, '\n'), 0o644); err != nil {
-			return nil, err
-		}
+	task, err := training.LoadTask(d.Source, c, d.CacheDir, io.err)
+	if err != nil {
+		return nil, err
 	}
 	opt.Progress, opt.Log = io.err, io.err
 	return training.Train(ctx, task, opt)
@@ -312,31 +242,21 @@ func peekFlag(args []string, name, def string) string {
 	return def
 }
 
-// loadRun loads the best checkpoint of a run with its data flags and a predictor.
-func loadRun(run, backendName string, io stdio) (*context.Context, *dataFlags, *training.Predictor, *training.Summary, error) {
-	raw, err := os.ReadFile(filepath.Join(run, runFile))
+// loadRun loads the best checkpoint of a run with its data source and a predictor.
+func loadRun(run, backendName string, io stdio) (*context.Context, training.Source, *training.Predictor, *training.Summary, error) {
+	ctx, src, sum, err := training.OpenRun(run)
 	if err != nil {
-		return nil, nil, nil, nil, fmt.Errorf("%s is not a run directory: %w", run, err)
-	}
-	d := &dataFlags{}
-	if err := json.Unmarshal(raw, d); err != nil {
-		return nil, nil, nil, nil, fmt.Errorf("%s: %w", filepath.Join(run, runFile), err)
-	}
-	ctx := context.New()
-	training.Defaults(ctx)
-	sum, err := training.Load(ctx, run)
-	if err != nil {
-		return nil, nil, nil, nil, err
+		return nil, src, nil, nil, err
 	}
 	be, err := newBackend(backendName, io)
 	if err != nil {
-		return nil, nil, nil, nil, err
+		return nil, src, nil, nil, err
 	}
-	p, err := training.NewPredictor(ctx, be, d.Spec)
+	p, err := training.NewPredictor(ctx, be, src.Spec)
 	if err != nil {
-		return nil, nil, nil, nil, err
+		return nil, src, nil, nil, err
 	}
-	return ctx, d, p, sum, nil
+	return ctx, src, p, sum, nil
 }
 
 func evalCmd(args []string, io stdio) error {
@@ -351,7 +271,7 @@ func evalCmd(args []string, io stdio) error {
 	if *run == "" {
 		return usagef("--run RUN is required")
 	}
-	ctx, d, p, sum, err := loadRun(*run, *backendName, io)
+	ctx, src, p, sum, err := loadRun(*run, *backendName, io)
 	if err != nil {
 		return err
 	}
@@ -359,8 +279,7 @@ func evalCmd(args []string, io stdio) error {
 	if err != nil {
 		return err
 	}
-	d.CacheDir = *cacheDir
-	task, err := d.load(c.PEK, c.PEMode, io.err)
+	task, err := training.LoadTask(src, c, *cacheDir, io.err)
 	if err != nil {
 		return err
 	}

@@ -39,40 +39,55 @@ type Options struct {
 	// plus one padding node.
 	Bucket float64
 	// Dense lays the product nodes of graph b out on a padded grid, node b·m² + s·m + v for
-	// m = GridSize, and describes the connectivity by Adjacency and BondGrid instead of edge
-	// lists (which then hold one padding edge each).
+	// m = GridSize, and describes the Neighbours connectivities (internal and external) by
+	// Adjacency and BondGrid instead of edge lists (which then hold one padding edge each).
+	// Pairs only (K = 2).
 	Dense bool
 	// Original batches the original graphs G instead of their product graphs, for baselines
-	// such as GIN: node i is node i of G, Internal holds G's edges in both directions, and
-	// External holds only one padding edge, and node marks and PE are zero.
+	// such as GIN: node i is node i of G, the one connectivity "internal" holds G's edges in
+	// both directions, and node marks and PE are zero.
 	Original bool
 }
 
 // Edges are the messages Dst ← Src of one connectivity, with the bond each carries: Bond is a
-// row of the batch's bond table (0 for padding).
+// row of the batch's bond table (0 for padding and for connectivities without bonds). The
+// first Real messages are the product graphs'; the rest pad.
 type Edges struct {
 	Src, Dst []int32
 	Bond     []int32
+	Real     int
+}
+
+// A Connectivity is one named connectivity of the batch's product graphs (product.Names),
+// over the batch's node indices, padded.
+type Connectivity struct {
+	Name string
+	Kind product.Kind
+	Edges
 }
 
 // Batch is a padded batch of product graphs in the sparse (edge-list) layout.
 type Batch struct {
 	// Graphs is the number of real graphs; Nodes the padded number of product nodes.
 	Graphs, Nodes int
+	// K is the order of the tuples (2 for pairs (s, v)).
+	K int
 	// NodeGraph[i] is the graph of product node i (Graphs for padding), NodeMask[i] is 1 for
 	// real nodes and 0 for padding. NodeSubgraph[i] numbers the subgraphs (g, s) of the batch
-	// from 0 (all padding nodes share the last number, below Nodes).
+	// from 0 (all padding nodes share the last number, below Nodes); for K-tuples the subgraph
+	// of (v_0, …, v_{K−1}) is (v_0, …, v_{K−2}).
 	NodeGraph    []int32
 	NodeMask     []float32
 	NodeSubgraph []int32
-	// NodeFeatures holds the integer features of v for each product node (s, v), NodeWidth
-	// per node; Marks the clamped node marks; PE the PEK columns of the PE.
+	// NodeFeatures holds the integer features of v for each product node (s, v) (of v_{K−1}
+	// for K-tuples), NodeWidth per node; Marks the clamped node marks, K − 1 per node
+	// (product.TupleMarking); PE the PEK columns of the PE.
 	NodeFeatures []int32
 	NodeWidth    int
 	Marks        []int32
 	PE           []float32
-	// Internal and External connectivities.
-	Internal, External Edges
+	// Connectivities are the connectivities of the product graphs, in their order.
+	Connectivities []Connectivity
 	// Bonds is the table of the distinct bond-feature tuples of the batch, BondWidth integers
 	// per row, BondTypes rows (padded to a power of two, at least 8, with copies of row 0): a
 	// batch of ZINC has at most 3 distinct bonds but hundreds of thousands of product edges,
@@ -80,11 +95,6 @@ type Batch struct {
 	Bonds     []int32
 	BondTypes int
 	BondWidth int
-	// PointSrc[i] is the root node (v, v) that product node (s, v) receives from (A_point);
-	// padding nodes point to themselves. With sampling, a node whose root subgraph was not
-	// kept has no point message: its PointMask is 0.
-	PointSrc  []int32
-	PointMask []float32
 	// GraphNodes[g] is the number of product nodes of graph g in the batch, and GraphN[g] its
 	// number of nodes n; both have Graphs+1 entries (the last for padding, set to 1).
 	GraphNodes, GraphN []float32
@@ -100,9 +110,20 @@ type Batch struct {
 	Tasks      int
 }
 
+// Connectivity returns the connectivity called name, and whether the batch has it.
+func (b *Batch) Connectivity(name string) (Connectivity, bool) {
+	for _, c := range b.Connectivities {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return Connectivity{}, false
+}
+
 // Build packs examples into a batch. products, when not nil, replaces each example's product
 // graph (e.g. by a sampled one); rng, when not nil, flips the sign of each PE column of each
-// graph at random (training-time augmentation, pe.FlipSigns).
+// graph at random (training-time augmentation, pe.FlipSigns). Every product graph must have
+// the same tuple order and connectivities.
 func Build(examples []Example, products []*product.Graph, opt Options, rng *rand.Rand) (*Batch, error) {
 	if len(examples) == 0 {
 		return nil, fmt.Errorf("batch: no examples")
@@ -111,7 +132,13 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 		return nil, fmt.Errorf("batch: %d product graphs for %d examples", len(products), len(examples))
 	}
 	first := examples[0]
-	b := &Batch{Graphs: len(examples), NodeWidth: first.Graph.NodeFeatures.Width, BondWidth: first.Graph.EdgeFeatures.Width, Tasks: len(first.Target)}
+	b := &Batch{Graphs: len(examples), NodeWidth: first.Graph.NodeFeatures.Width, Tasks: len(first.Target)}
+	for _, ex := range examples { // a graph without edges (a single atom, a salt) says nothing of the bonds' width
+		if ex.Graph.NumEdges() > 0 {
+			b.BondWidth = ex.Graph.EdgeFeatures.Width
+			break
+		}
+	}
 	switch {
 	case opt.Original && products != nil:
 		return nil, fmt.Errorf("batch: sampled product graphs given for a batch of original graphs")
@@ -119,7 +146,8 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 		return nil, fmt.Errorf("batch: the dense layout is for product graphs, not original graphs")
 	}
 	graphs := make([]*product.Graph, len(examples)) // the product graph each example contributes
-	nodes, internal, external := 0, 0, 0
+	nodes := 0
+	var edges []int // per connectivity
 	for i, ex := range examples {
 		switch {
 		case opt.Original:
@@ -133,7 +161,7 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 		if ex.Graph.NodeFeatures.Width != b.NodeWidth || ex.Graph.NodeFeatures.Ints == nil && b.NodeWidth > 0 {
 			return nil, fmt.Errorf("batch: example %d: node features of width %d (integers), want %d", i, ex.Graph.NodeFeatures.Width, b.NodeWidth)
 		}
-		if ex.Graph.EdgeFeatures.Width != b.BondWidth || ex.Graph.EdgeFeatures.Ints == nil && b.BondWidth > 0 && ex.Graph.NumEdges() > 0 {
+		if ex.Graph.NumEdges() > 0 && (ex.Graph.EdgeFeatures.Width != b.BondWidth || ex.Graph.EdgeFeatures.Ints == nil && b.BondWidth > 0) {
 			return nil, fmt.Errorf("batch: example %d: edge features of width %d (integers), want %d", i, ex.Graph.EdgeFeatures.Width, b.BondWidth)
 		}
 		if len(ex.Target) != b.Tasks {
@@ -142,41 +170,65 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 		if p.N != ex.Graph.N() {
 			return nil, fmt.Errorf("batch: example %d: product graph of a %d-node graph for a %d-node graph", i, p.N, ex.Graph.N())
 		}
+		if i == 0 {
+			b.K = p.K
+			edges = make([]int, len(p.Connectivities))
+			for _, c := range p.Connectivities {
+				kind, err := product.KindOf(c.Name, max(p.K, 2))
+				if err != nil {
+					return nil, fmt.Errorf("batch: %w", err)
+				}
+				b.Connectivities = append(b.Connectivities, Connectivity{Name: c.Name, Kind: kind})
+			}
+		}
+		if p.K != b.K || len(p.Connectivities) != len(edges) {
+			return nil, fmt.Errorf("batch: example %d: %d-tuples with %d connectivities, example 0 %d-tuples with %d", i, p.K, len(p.Connectivities), b.K, len(edges))
+		}
+		for j, c := range p.Connectivities {
+			if c.Name != b.Connectivities[j].Name {
+				return nil, fmt.Errorf("batch: example %d: connectivity %d is %q, example 0's %q", i, j, c.Name, b.Connectivities[j].Name)
+			}
+			edges[j] += c.Len()
+		}
 		nodes += p.NumNodes()
-		internal += p.Internal.Len()
-		external += p.External.Len()
 	}
 	b.Nodes = bucket(nodes+1, opt.Bucket)
-	nInt, nExt := bucket(internal, opt.Bucket), bucket(external, opt.Bucket)
 	if opt.Dense {
+		if b.K != 2 {
+			return nil, fmt.Errorf("batch: the dense layout is for pairs (s, v), not %d-tuples", b.K)
+		}
 		for _, ex := range examples {
 			b.GridSize = max(b.GridSize, ex.Graph.N())
 		}
 		b.GridSize = bucket(b.GridSize, opt.Bucket)
 		b.Nodes = b.Graphs * b.GridSize * b.GridSize
-		nInt, nExt = 1, 1
 		b.Adjacency = make([]float32, b.Nodes)
 		b.BondGrid = make([]int32, b.Nodes)
 	}
 	pad := int32(b.Nodes - 1)
+	marks := max(b.K-1, 1)
 
 	b.NodeGraph = make([]int32, b.Nodes)
 	b.NodeMask = make([]float32, b.Nodes)
 	b.NodeSubgraph = make([]int32, b.Nodes)
 	b.NodeFeatures = make([]int32, b.Nodes*b.NodeWidth)
-	b.Marks = make([]int32, b.Nodes)
+	b.Marks = make([]int32, b.Nodes*marks)
 	b.PE = make([]float32, b.Nodes*opt.PEK)
-	b.PointSrc = make([]int32, b.Nodes)
-	b.PointMask = make([]float32, b.Nodes)
 	b.GraphNodes = make([]float32, b.Graphs+1)
 	b.GraphN = make([]float32, b.Graphs+1)
-	b.Internal = newEdges(nInt)
-	b.External = newEdges(nExt)
+	for j := range b.Connectivities {
+		size := bucket(edges[j], opt.Bucket)
+		if opt.Dense && b.Connectivities[j].Kind == product.Neighbours {
+			size = 1 // on the grid
+		}
+		b.Connectivities[j].Edges = newEdges(size)
+	}
+	filled := make([]int, len(b.Connectivities))
 	bonds := newBondTable(b.BondWidth)
 	b.Targets = make([]float32, (b.Graphs+1)*b.Tasks)
 	b.TargetMask = make([]float32, (b.Graphs+1)*b.Tasks)
 
-	off, ei, ee, subgraphs := 0, 0, 0, int32(0)
+	off, subgraphs := 0, int32(0)
 	for g, ex := range examples {
 		p := graphs[g]
 		n := p.N
@@ -187,49 +239,47 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 				pe.FlipSigns(full, opt.PEK, rng)
 			}
 		}
-		position := func(i int, sv int32) int { // batch index of node i, (s, v) = sv
+		at := make([]int32, p.NumNodes()) // the batch index of each node of p
+		for i, sv := range p.Nodes {
+			at[i] = int32(off + i)
 			if opt.Dense {
 				m := b.GridSize
-				return g*m*m + int(sv)/n*m + int(sv)%n
+				at[i] = int32(g*m*m + int(sv)/n*m + int(sv)%n)
 			}
-			return off + i
-		}
-		local := make(map[int32]int32, p.NumNodes()) // full index s·n+v → batch index
-		for i, sv := range p.Nodes {
-			local[sv] = int32(position(i, sv))
 		}
 		for i, sv := range p.Nodes {
-			at := position(i, sv)
+			a := int(at[i])
 			s, v := int(sv)/n, int(sv)%n
 			if i > 0 && int(p.Nodes[i-1])/n != s {
 				subgraphs++
 			}
-			b.NodeGraph[at] = int32(g)
-			b.NodeMask[at] = 1
-			b.NodeSubgraph[at] = subgraphs
+			b.NodeGraph[a] = int32(g)
+			b.NodeMask[a] = 1
+			b.NodeSubgraph[a] = subgraphs
 			if opt.Dense {
-				b.NodeSubgraph[at] = int32(at / b.GridSize) // (b, s) on the grid
+				b.NodeSubgraph[a] = int32(a / b.GridSize) // (b, s) on the grid
 			}
-			copy(b.NodeFeatures[at*b.NodeWidth:(at+1)*b.NodeWidth], ex.Graph.NodeFeatures.Ints[v*b.NodeWidth:(v+1)*b.NodeWidth])
-			b.PointSrc[at] = int32(at) // no root in the batch: no message, masked
+			copy(b.NodeFeatures[a*b.NodeWidth:(a+1)*b.NodeWidth], ex.Graph.NodeFeatures.Ints[v*b.NodeWidth:(v+1)*b.NodeWidth])
 			if opt.Original {
 				continue
 			}
-			b.Marks[at] = clampMark(ex.Item.Marks[sv], opt.MaxDistance)
-			copy(b.PE[at*opt.PEK:(at+1)*opt.PEK], full[int(sv)*opt.PEK:(int(sv)+1)*opt.PEK])
-			if root, ok := local[int32(v*n+v)]; ok {
-				b.PointSrc[at], b.PointMask[at] = root, 1
+			for j := range marks {
+				b.Marks[a*marks+j] = clampMark(ex.Item.Marks[int(sv)*marks+j], opt.MaxDistance)
 			}
+			copy(b.PE[a*opt.PEK:(a+1)*opt.PEK], full[int(sv)*opt.PEK:(int(sv)+1)*opt.PEK])
 		}
 		if p.NumNodes() > 0 {
 			subgraphs++
 		}
+		rows := bonds.rows(ex.Graph)
 		if opt.Dense {
-			b.fillGrid(g, ex.Graph, bonds)
-		} else {
-			rows := bonds.rows(ex.Graph)
-			ei = b.Internal.fill(ei, p.Internal, off, rows)
-			ee = b.External.fill(ee, p.External, off, rows)
+			b.fillGrid(g, ex.Graph, rows)
+		}
+		for j, c := range p.Connectivities {
+			if opt.Dense && b.Connectivities[j].Kind == product.Neighbours {
+				continue
+			}
+			filled[j] = b.Connectivities[j].fill(filled[j], c.Edges, at, rows)
 		}
 		b.GraphNodes[g] = float32(p.NumNodes())
 		b.GraphN[g] = float32(n)
@@ -240,27 +290,28 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 		}
 		off += p.NumNodes()
 	}
-	for at := range b.Nodes {
-		if b.NodeMask[at] == 0 {
-			b.NodeGraph[at] = int32(b.Graphs)
-			b.PointSrc[at] = int32(at)
-			b.NodeSubgraph[at] = subgraphs
+	for a := range b.Nodes {
+		if b.NodeMask[a] == 0 {
+			b.NodeGraph[a] = int32(b.Graphs)
+			b.NodeSubgraph[a] = subgraphs
 			if opt.Dense { // keep subgraph numbers sorted along the grid
-				b.NodeSubgraph[at] = int32(at / b.GridSize)
+				b.NodeSubgraph[a] = int32(a / b.GridSize)
 			}
 		}
 	}
-	b.Internal.pad(ei, pad)
-	b.External.pad(ee, pad)
+	for j := range b.Connectivities {
+		b.Connectivities[j].pad(filled[j], pad)
+		b.Connectivities[j].Real = filled[j]
+	}
 	b.Bonds, b.BondTypes = bonds.padded()
 	b.GraphNodes[b.Graphs], b.GraphN[b.Graphs] = 1, 1
 	return b, nil
 }
 
-// fillGrid writes the adjacency and bonds of graph g of the batch, G, to the grid.
-func (b *Batch) fillGrid(g int, G *graph.Graph, bonds *bondTable) {
+// fillGrid writes the adjacency and bonds of graph g of the batch, G, to the grid; rows are
+// the bond-table rows of G's edges.
+func (b *Batch) fillGrid(g int, G *graph.Graph, rows []int32) {
 	m := b.GridSize
-	rows := bonds.rows(G)
 	for i, e := range G.Edges() {
 		for _, uv := range [2][2]int{{e[0], e[1]}, {e[1], e[0]}} {
 			at := g*m*m + uv[0]*m + uv[1]
@@ -323,19 +374,21 @@ func (t *bondTable) padded() ([]int32, int) {
 }
 
 // originalGraph presents G as a "product graph" whose nodes are G's own nodes: one subgraph
-// (s = 0) holding every node, with G's edges as internal edges.
+// (s = 0) holding every node, with G's edges as its one connectivity, "internal".
 func originalGraph(g *graph.Graph) *product.Graph {
 	n := g.N()
-	p := &product.Graph{N: n, Nodes: make([]int32, n)}
+	p := &product.Graph{N: n, K: 2, Nodes: make([]int32, n)}
+	var e product.Edges
 	for v := range n {
 		p.Nodes[v] = int32(v)
 		nbrs, bonds := g.Neighbors(v)
 		for i, w := range nbrs {
-			p.Internal.Dst = append(p.Internal.Dst, int32(v))
-			p.Internal.Src = append(p.Internal.Src, w)
-			p.Internal.Bond = append(p.Internal.Bond, bonds[i])
+			e.Dst = append(e.Dst, int32(v))
+			e.Src = append(e.Src, w)
+			e.Bond = append(e.Bond, bonds[i])
 		}
 	}
+	p.Connectivities = []product.Connectivity{{Name: "internal", Edges: e}}
 	return p
 }
 
@@ -353,18 +406,18 @@ func newEdges(n int) Edges {
 	return Edges{Src: make([]int32, n), Dst: make([]int32, n), Bond: make([]int32, n)}
 }
 
-// fill copies the edges of one graph, shifted by off, from position at, with bondRows the
-// table row of each edge of G; it returns the next position.
-func (e Edges) fill(at int, src product.Edges, off int, bondRows []int32) int {
-	for i := range src.Dst {
-		e.Src[at] = src.Src[i] + int32(off)
-		e.Dst[at] = src.Dst[i] + int32(off)
-		if b := src.Bond[i]; b >= 0 {
-			e.Bond[at] = bondRows[b]
+// fill copies the edges of one graph, whose node i is batch node at[i], from position i on,
+// with bondRows the table row of each edge of G; it returns the next position.
+func (e Edges) fill(i int, src product.Edges, at []int32, bondRows []int32) int {
+	for j := range src.Dst {
+		e.Src[i] = at[src.Src[j]]
+		e.Dst[i] = at[src.Dst[j]]
+		if b := src.Bond[j]; b >= 0 {
+			e.Bond[i] = bondRows[b]
 		}
-		at++
+		i++
 	}
-	return at
+	return i
 }
 
 // pad points the edges from position at on to the padding node.

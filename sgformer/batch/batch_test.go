@@ -46,6 +46,34 @@ func examples(t *testing.T) []batch.Example {
 	return out
 }
 
+// conn returns the edges of the connectivity called name of b, which must have it.
+func conn(t *testing.T, b *batch.Batch, name string) batch.Edges {
+	t.Helper()
+	c, ok := b.Connectivity(name)
+	if !ok {
+		t.Fatalf("no connectivity %q", name)
+	}
+	return c.Edges
+}
+
+// pointSources returns the node each node receives its point message from, −1 where none,
+// checking that no node receives two.
+func pointSources(t *testing.T, b *batch.Batch) []int32 {
+	t.Helper()
+	src := slices.Repeat([]int32{-1}, b.Nodes)
+	e := conn(t, b, "point")
+	for i := range e.Dst {
+		if e.Dst[i] == int32(b.Nodes-1) && e.Src[i] == e.Dst[i] {
+			continue // padding
+		}
+		if src[e.Dst[i]] >= 0 || e.Bond[i] != 0 {
+			t.Fatalf("point edge %d: %d ← %d (bond %d), a second message or a bond", i, e.Dst[i], e.Src[i], e.Bond[i])
+		}
+		src[e.Dst[i]] = e.Src[i]
+	}
+	return src
+}
+
 func TestBuild(t *testing.T) {
 	exs := examples(t)
 	b, err := batch.Build(exs, nil, batch.Options{PEK: 4, MaxDistance: 2, Bucket: 1.25}, nil)
@@ -53,9 +81,10 @@ func TestBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	real := 16 + 25 + 9
-	if b.Nodes <= real || b.Graphs != 3 || len(b.NodeGraph) != b.Nodes {
-		t.Fatalf("nodes %d for %d real, graphs %d", b.Nodes, real, b.Graphs)
+	if b.Nodes <= real || b.Graphs != 3 || len(b.NodeGraph) != b.Nodes || b.K != 2 {
+		t.Fatalf("nodes %d for %d real, graphs %d, K %d", b.Nodes, real, b.Graphs, b.K)
 	}
+	points := pointSources(t, b)
 	off, subgraphBase := 0, 0
 	for g, ex := range exs {
 		n := ex.Graph.N()
@@ -77,8 +106,8 @@ func TestBuild(t *testing.T) {
 			if b.NodeSubgraph[at] != int32(subgraphBase+s) {
 				t.Fatalf("graph %d node (%d,%d): subgraph %d", g, s, v, b.NodeSubgraph[at])
 			}
-			if b.PointSrc[at] != int32(off+v*n+v) || b.PointMask[at] != 1 {
-				t.Fatalf("graph %d node (%d,%d): point source %d", g, s, v, b.PointSrc[at])
+			if points[at] != int32(off+v*n+v) {
+				t.Fatalf("graph %d node (%d,%d): point source %d", g, s, v, points[at])
 			}
 			if !slices.Equal(b.PE[at*4:at*4+4], pe[sv*4:sv*4+4]) {
 				t.Fatalf("graph %d node (%d,%d): PE row differs", g, s, v)
@@ -94,12 +123,12 @@ func TestBuild(t *testing.T) {
 		t.Fatalf("targets %v: want a masked row for the padding slot", b.Targets)
 	}
 	for at := off; at < b.Nodes; at++ {
-		if b.NodeSubgraph[at] != 12 || b.NodeGraph[at] != 3 || b.NodeMask[at] != 0 || b.PointSrc[at] != int32(at) {
-			t.Fatalf("padding node %d: graph %d mask %v point %d", at, b.NodeGraph[at], b.NodeMask[at], b.PointSrc[at])
+		if b.NodeSubgraph[at] != 12 || b.NodeGraph[at] != 3 || b.NodeMask[at] != 0 || points[at] >= 0 {
+			t.Fatalf("padding node %d: graph %d mask %v point %d", at, b.NodeGraph[at], b.NodeMask[at], points[at])
 		}
 	}
 	// Every edge stays within one graph, or within the padding; bonds are carried.
-	for _, e := range []batch.Edges{b.Internal, b.External} {
+	for _, e := range []batch.Edges{conn(t, b, "internal"), conn(t, b, "external")} {
 		for i := range e.Src {
 			if b.NodeGraph[e.Src[i]] != b.NodeGraph[e.Dst[i]] {
 				t.Fatalf("edge %d joins graphs %d and %d", i, b.NodeGraph[e.Src[i]], b.NodeGraph[e.Dst[i]])
@@ -109,16 +138,17 @@ func TestBuild(t *testing.T) {
 			}
 		}
 	}
-	p0 := exs[0].Item.Product
-	if !slices.Equal(b.Internal.Src[:p0.Internal.Len()], p0.Internal.Src) {
+	p0, _ := exs[0].Item.Product.Connectivity("internal")
+	internal := conn(t, b, "internal")
+	if !slices.Equal(internal.Src[:p0.Len()], p0.Src) {
 		t.Fatal("internal edges of graph 0 not copied in order")
 	}
 	// Bonds are rows of the table of distinct bond types: graph 0's bonds are 1, 2, 3.
 	if b.BondTypes != 8 || b.BondWidth != 1 || len(b.Bonds) != 8 {
 		t.Fatalf("bond table %v (%d rows)", b.Bonds, b.BondTypes)
 	}
-	for j := range p0.Internal.Len() {
-		if got, want := b.Bonds[b.Internal.Bond[j]], exs[0].Graph.EdgeFeatures.Ints[p0.Internal.Bond[j]]; got != want {
+	for j := range p0.Len() {
+		if got, want := b.Bonds[internal.Bond[j]], exs[0].Graph.EdgeFeatures.Ints[p0.Bond[j]]; got != want {
 			t.Fatalf("internal edge %d of graph 0 carries bond %d, want %d", j, got, want)
 		}
 	}
@@ -142,9 +172,10 @@ func TestBuildSampledAndFlipped(t *testing.T) {
 		t.Fatalf("%d nodes, want 13 (12 kept + 1 padding)", b.Nodes)
 	}
 	// Only (1,1) of each graph is a root in the batch.
+	points := pointSources(t, b)
 	for at := range 12 {
-		if (at == 1 || at == 4+1 || at == 9+1) != (b.PointMask[at] == 1) {
-			t.Fatalf("node %d: point mask %v", at, b.PointMask[at])
+		if (at == 1 || at == 4+1 || at == 9+1) != (points[at] >= 0) {
+			t.Fatalf("node %d: point source %v", at, points[at])
 		}
 	}
 	// Sign flips act on whole columns of each graph: |PE| is unchanged.
@@ -179,17 +210,18 @@ func TestBuildOriginal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.Nodes != 4+5+3+1 || b.Internal.Len() != 2*(3+4+3) || b.External.Len() != 1 || b.External.Src[0] != 12 {
-		t.Fatalf("original batch: %d nodes, %d internal, %d external edges", b.Nodes, len(b.Internal.Src), len(b.External.Src))
+	internal := conn(t, b, "internal")
+	if b.Nodes != 4+5+3+1 || internal.Len() != 2*(3+4+3) || len(b.Connectivities) != 1 {
+		t.Fatalf("original batch: %d nodes, %d internal edges, %d connectivities", b.Nodes, internal.Len(), len(b.Connectivities))
 	}
 	for at := range 12 {
-		if b.PointMask[at] != 0 || b.Marks[at] != 0 || b.NodeFeatures[at] != int32(10+at-[]int{0, 4, 9}[b.NodeGraph[at]]) {
-			t.Fatalf("node %d: point mask %v mark %d atom %d", at, b.PointMask[at], b.Marks[at], b.NodeFeatures[at])
+		if b.Marks[at] != 0 || b.NodeFeatures[at] != int32(10+at-[]int{0, 4, 9}[b.NodeGraph[at]]) {
+			t.Fatalf("node %d: mark %d atom %d", at, b.Marks[at], b.NodeFeatures[at])
 		}
 	}
 	// Graph 1 (offset 4) has the edge (0,1) with bond 1, listed from both ends.
-	if b.Internal.Dst[6] != 4 || b.Internal.Src[6] != 5 || b.Bonds[b.Internal.Bond[6]] != 1 {
-		t.Fatalf("edge 6: %d ← %d bond %d", b.Internal.Dst[6], b.Internal.Src[6], b.Internal.Bond[6])
+	if internal.Dst[6] != 4 || internal.Src[6] != 5 || b.Bonds[internal.Bond[6]] != 1 {
+		t.Fatalf("edge 6: %d ← %d bond %d", internal.Dst[6], internal.Src[6], internal.Bond[6])
 	}
 }
 
@@ -217,6 +249,7 @@ func TestBuildDense(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := 5 // the largest graph
+	points := pointSources(t, b)
 	if b.GridSize != m || b.Nodes != 3*m*m || len(b.Adjacency) != 3*m*m || len(b.BondGrid) != 3*m*m {
 		t.Fatalf("grid %d, %d nodes, adjacency %d, bonds %d", b.GridSize, b.Nodes, len(b.Adjacency), len(b.BondGrid))
 	}
@@ -233,8 +266,8 @@ func TestBuildDense(t *testing.T) {
 				if real && ex.Item.Marks[s*n+v] >= 0 {
 					mark = min(ex.Item.Marks[s*n+v], 5)
 				}
-				if real && (b.NodeGraph[at] != int32(g) || b.PointSrc[at] != int32(g*m*m+v*m+v) || b.Marks[at] != mark) {
-					t.Fatalf("graph %d node (%d,%d): graph %d, point source %d, mark %d", g, s, v, b.NodeGraph[at], b.PointSrc[at], b.Marks[at])
+				if real && (b.NodeGraph[at] != int32(g) || points[at] != int32(g*m*m+v*m+v) || b.Marks[at] != mark) {
+					t.Fatalf("graph %d node (%d,%d): graph %d, point source %d, mark %d", g, s, v, b.NodeGraph[at], points[at], b.Marks[at])
 				}
 				if !real && b.NodeGraph[at] != 3 {
 					t.Fatalf("graph %d padding cell (%d,%d) in graph slot %d", g, s, v, b.NodeGraph[at])
@@ -257,5 +290,46 @@ func TestBuildDense(t *testing.T) {
 	}
 	if _, err := batch.Build(exs, nil, batch.Options{Dense: true, Original: true}, nil); err == nil {
 		t.Fatal("dense layout of original graphs accepted")
+	}
+	for _, name := range []string{"internal", "external"} {
+		if e := conn(t, b, name); e.Len() != 1 || e.Src[0] != int32(b.Nodes-1) {
+			t.Fatalf("dense %s: %d edges, want one padding edge", name, e.Len())
+		}
+	}
+}
+
+// 3-tuples batch with K − 1 = 2 marks per node, the product graphs' connectivities by name,
+// and the features of each tuple's last entry.
+func TestBuildTuples(t *testing.T) {
+	g := molecule(t, 4, []graph.Edge{{0, 1}, {1, 2}, {2, 3}})
+	it, err := preprocess.Graph(g, preprocess.Options{PEK: 3, TupleK: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exs := []batch.Example{{Graph: g, Item: it, Target: []float64{1}}, {Graph: g, Item: it, Target: []float64{2}}}
+	b, err := batch.Build(exs, nil, batch.Options{PEK: 3, MaxDistance: 5}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.K != 3 || len(b.Marks) != 2*b.Nodes || len(b.Connectivities) != 6 || b.Connectivities[5].Name != "point_2" {
+		t.Fatalf("K %d, %d marks for %d nodes, connectivities %d", b.K, len(b.Marks), b.Nodes, len(b.Connectivities))
+	}
+	for at := range 64 {
+		v := at % 4
+		if b.NodeFeatures[at] != int32(10+v) || b.Marks[2*at] != it.Marks[2*at] || b.Marks[2*at+1] != it.Marks[2*at+1] || b.NodeSubgraph[at] != int32(at/4) {
+			t.Fatalf("node %d: atom %d, marks %v, subgraph %d", at, b.NodeFeatures[at], b.Marks[2*at:2*at+2], b.NodeSubgraph[at])
+		}
+	}
+	a2, _ := it.Product.Connectivity("adjacency_2")
+	if got := conn(t, b, "adjacency_2"); !slices.Equal(got.Src[:a2.Len()], a2.Src) || got.Src[a2.Len()] != a2.Src[0]+64 {
+		t.Fatal("adjacency_2 not copied graph by graph")
+	}
+	if _, err := batch.Build(exs, nil, batch.Options{PEK: 3, Dense: true}, nil); err == nil || !strings.Contains(err.Error(), "not 3-tuples") {
+		t.Fatalf("dense 3-tuples: %v", err)
+	}
+	pairs := examples(t)[:1]
+	pairs[0].Target = []float64{0}
+	if _, err := batch.Build(append(pairs, exs[0]), nil, batch.Options{PEK: 3}, nil); err == nil || !strings.Contains(err.Error(), "example 1: 3-tuples") {
+		t.Fatalf("mixed tuple orders: %v", err)
 	}
 }

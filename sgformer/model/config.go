@@ -10,11 +10,15 @@ package model
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
 	"github.com/sgformer/sgformer/sgformer/preprocess"
+	"github.com/sgformer/sgformer/sgformer/product"
 )
 
 // Hyperparameter names in the context.
@@ -24,7 +28,9 @@ const (
 	ParamHidden       = "hidden"        // node representation width
 	ParamHeads        = "heads"         // attention heads per aggregation
 	ParamPEK          = "pe_k"          // product-graph PE columns
-	ParamPEMode       = "pe_mode"       // how the PE is computed: preprocess.Exact or preprocess.AuthorsCode
+	ParamPEMode       = "pe_mode"       // how the PE is computed: preprocess.Exact, AuthorsCode or Concat
+	ParamTupleK       = "tuple_k"       // order K of the product's tuples (Sec. 4.4, Appendix B)
+	ParamAggregations = "aggregations"  // the connectivities a block aggregates over, comma-separated
 	ParamMaxDistance  = "max_dis"       // node marks clamp
 	ParamDropout      = "dropout"       // dropout rate after each block
 	ParamResidual     = "residual"      // residual connections around blocks
@@ -80,7 +86,9 @@ var Params = []Param{
 	{ParamHidden, 96, "node representation width"},
 	{ParamHeads, 4, "attention heads per aggregation"},
 	{ParamPEK, 8, "product-graph PE columns k (0: no PE)"},
-	{ParamPEMode, string(preprocess.Exact), "PE computation: exact (the k smallest eigenpairs of G□G) or reference (the authors' procedure)"},
+	{ParamPEMode, string(preprocess.Exact), "PE computation: exact (the k smallest eigenpairs of G^□K), reference (the authors' procedure, K = 2) or concat (the first k eigenvectors of G at each tuple entry, K·k columns)"},
+	{ParamTupleK, 2, "order K of the product's tuples: 2 is the paper's Subgraphormer on n² nodes (s, v); K ≥ 3 runs on n^K tuples (Appendix B)"},
+	{ParamAggregations, "", "connectivities each block aggregates over, comma-separated (empty: the paper's, internal,external,point for K = 2 — the authors' aggs uL, vL, vv — and adjacency_0..K−1,point_0..K−1 for K ≥ 3; also global_internal, global_external)"},
 	{ParamMaxDistance, 5, "node marks d(s,v) are clamped to this distance"},
 	{ParamDropout, 0.0, "dropout rate after each block"},
 	{ParamResidual, false, "residual connections around blocks"},
@@ -127,11 +135,35 @@ type Config struct {
 	Layers, Hidden, Heads  int
 	PEK, MaxDistance       int
 	PEMode                 preprocess.Mode
+	TupleK                 int
+	Aggregations           []string // resolved: never empty
 	Dropout                float64
 	Residual, EdgeFeatures bool
 	Pooling, Execution     string
 	LayerEncoder           string
 	DType                  dtypes.DType
+}
+
+// PEColumns returns the number of PE columns of a product node: k, or K·k for the
+// concatenation PE.
+func (c Config) PEColumns() int { return c.Preprocess().Columns() }
+
+// Preprocess returns how the model's data is preprocessed: its PE, tuple order and
+// connectivities.
+func (c Config) Preprocess() preprocess.Options {
+	return preprocess.Options{PEK: c.PEK, PEMode: c.PEMode, TupleK: c.TupleK, Connectivities: c.connectivities()}
+}
+
+// OnProducts reports whether the model runs on product graphs (GIN runs on G itself).
+func (c Config) OnProducts() bool { return variants[c.Model].onProducts() }
+
+// connectivities returns the connectivities the model reads: its aggregations, or G's own
+// edges ("internal" of an original-graph batch) for a model that does not run on products.
+func (c Config) connectivities() []string {
+	if !c.OnProducts() {
+		return []string{"internal"}
+	}
+	return c.Aggregations
 }
 
 // ReadConfig reads and validates the hyperparameters in ctx.
@@ -143,6 +175,7 @@ func ReadConfig(ctx *context.Context) (Config, error) {
 		Heads:        Get[int](ctx, Params, ParamHeads),
 		PEK:          Get[int](ctx, Params, ParamPEK),
 		PEMode:       preprocess.Mode(Get[string](ctx, Params, ParamPEMode)),
+		TupleK:       Get[int](ctx, Params, ParamTupleK),
 		MaxDistance:  Get[int](ctx, Params, ParamMaxDistance),
 		Dropout:      Get[float64](ctx, Params, ParamDropout),
 		Residual:     Get[bool](ctx, Params, ParamResidual),
@@ -159,21 +192,41 @@ func ReadConfig(ctx *context.Context) (Config, error) {
 	default:
 		return c, fmt.Errorf("model: %s = %q, want float32 or float64", ParamDType, dt)
 	}
+	if aggs := Get[string](ctx, Params, ParamAggregations); aggs != "" {
+		for _, name := range strings.Split(aggs, ",") {
+			c.Aggregations = append(c.Aggregations, strings.TrimSpace(name))
+		}
+	} else if c.TupleK >= 2 {
+		c.Aggregations = product.DefaultNames(c.TupleK)
+	}
+	v, known := variants[c.Model]
 	switch {
-	case c.Model != Subgraphormer && c.Model != SSWLPlus && c.Model != GIN:
-		return c, fmt.Errorf("model: unknown model %q (want %s, %s or %s)", c.Model, Subgraphormer, SSWLPlus, GIN)
+	case !known:
+		return c, fmt.Errorf("model: unknown model %q (want %s)", c.Model, strings.Join(slices.Sorted(maps.Keys(variants)), ", "))
 	case c.Layers < 1:
 		return c, fmt.Errorf("model: %s = %d, want at least 1", ParamLayers, c.Layers)
 	case c.Hidden < 1:
 		return c, fmt.Errorf("model: %s = %d, want at least 1", ParamHidden, c.Hidden)
 	case c.Heads < 1:
 		return c, fmt.Errorf("model: %s = %d, want at least 1", ParamHeads, c.Heads)
-	case c.Model == Subgraphormer && c.Hidden%(3*c.Heads) != 0:
-		return c, fmt.Errorf("model: %s = %d must be a multiple of 3·%s = %d (three aggregations of %d heads)", ParamHidden, c.Hidden, ParamHeads, 3*c.Heads, c.Heads)
-	case c.PEK < 0 || (c.Model == Subgraphormer && c.PEK >= c.Hidden):
-		return c, fmt.Errorf("model: %s = %d, want 0 ≤ k < %s = %d", ParamPEK, c.PEK, ParamHidden, c.Hidden)
-	case c.PEMode != preprocess.Exact && c.PEMode != preprocess.AuthorsCode:
-		return c, fmt.Errorf("model: %s = %q, want %s or %s", ParamPEMode, c.PEMode, preprocess.Exact, preprocess.AuthorsCode)
+	case c.TupleK < 2:
+		return c, fmt.Errorf("model: %s = %d, want at least 2", ParamTupleK, c.TupleK)
+	}
+	if err := c.checkAggregations(); err != nil {
+		return c, err
+	}
+	if !v.usesPE() {
+		c.PEK = 0 // the baselines use no PE
+	}
+	switch {
+	case c.Model == Subgraphormer && c.Hidden%(len(c.Aggregations)*c.Heads) != 0:
+		return c, fmt.Errorf("model: %s = %d must be a multiple of %d·%s = %d (%d aggregations of %d heads)", ParamHidden, c.Hidden, len(c.Aggregations), ParamHeads, len(c.Aggregations)*c.Heads, len(c.Aggregations), c.Heads)
+	case c.PEK < 0 || (v.usesPE() && c.PEColumns() >= c.Hidden):
+		return c, fmt.Errorf("model: %s = %d gives %d PE columns, want 0 ≤ columns < %s = %d", ParamPEK, c.PEK, c.PEColumns(), ParamHidden, c.Hidden)
+	case !slices.Contains(preprocess.Modes, c.PEMode):
+		return c, fmt.Errorf("model: %s = %q, want %s, %s or %s", ParamPEMode, c.PEMode, preprocess.Exact, preprocess.AuthorsCode, preprocess.Concat)
+	case c.PEMode == preprocess.AuthorsCode && c.TupleK != 2 && c.PEK > 0:
+		return c, fmt.Errorf("model: %s = %s is the authors' procedure for pairs; with %s = %d use %s or %s", ParamPEMode, c.PEMode, ParamTupleK, c.TupleK, preprocess.Exact, preprocess.Concat)
 	case c.MaxDistance < 0:
 		return c, fmt.Errorf("model: %s = %d, want ≥ 0", ParamMaxDistance, c.MaxDistance)
 	case !(c.Dropout >= 0 && c.Dropout < 1):
@@ -186,9 +239,32 @@ func ReadConfig(ctx *context.Context) (Config, error) {
 		return c, fmt.Errorf("model: unknown execution %q (want %s or %s)", c.Execution, Sparse, Dense)
 	case c.Execution == Dense && c.Model != Subgraphormer:
 		return c, fmt.Errorf("model: the dense execution is Subgraphormer's attention; %s runs sparse (its sum of ReLU messages would need an n³×hidden tensor)", c.Model)
+	case c.Execution == Dense && c.TupleK != 2:
+		return c, fmt.Errorf("model: the dense execution lays pairs (s, v) on a grid; %s = %d runs sparse", ParamTupleK, c.TupleK)
 	}
-	if c.Model != Subgraphormer {
-		c.PEK = 0 // the baselines use no PE
+	if c.Execution == Dense {
+		for _, name := range c.Aggregations {
+			if kind, _ := product.KindOf(name, 2); kind == product.Global {
+				return c, fmt.Errorf("model: the dense execution attends over G's adjacency; aggregation %s runs sparse", name)
+			}
+		}
 	}
 	return c, nil
+}
+
+// checkAggregations reports an aggregation that does not exist for K-tuples, or one listed
+// twice.
+func (c Config) checkAggregations() error {
+	if len(c.Aggregations) == 0 {
+		return fmt.Errorf("model: %s is empty", ParamAggregations)
+	}
+	for i, name := range c.Aggregations {
+		if _, err := product.KindOf(name, c.TupleK); err != nil {
+			return fmt.Errorf("model: %s: %w", ParamAggregations, err)
+		}
+		if slices.Contains(c.Aggregations[:i], name) {
+			return fmt.Errorf("model: %s lists %q twice", ParamAggregations, name)
+		}
+	}
+	return nil
 }

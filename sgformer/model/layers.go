@@ -32,13 +32,13 @@ func featureEmbedding(ctx *context.Context, x *Node, vocab []int, dim int, c Con
 	return sum
 }
 
+// usesBonds reports whether the model reads bond features: the data has them and the model is
+// configured to use them.
+func usesBonds(spec Spec, c Config) bool { return len(spec.EdgeVocab) > 0 && c.EdgeFeatures }
+
 // bondEmbedding is ReLU(embedding of the bond features), as the authors recompute it for each
-// layer and aggregation, of the rows of the batch's bond table [K, F]: [K, dim]. It is nil
-// when the data has no edge features or the model does not use them.
+// layer and aggregation, of the rows of the batch's bond table [K, F]: [K, dim].
 func bondEmbedding(ctx *context.Context, table *Node, spec Spec, dim int, c Config) *Node {
-	if len(spec.EdgeVocab) == 0 || !c.EdgeFeatures {
-		return nil
-	}
 	return activations.Relu(featureEmbedding(ctx.In("bond"), table, spec.EdgeVocab, dim, c))
 }
 

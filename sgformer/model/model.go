@@ -10,19 +10,17 @@ import (
 	"github.com/gomlx/gomlx/pkg/ml/layers"
 	"github.com/gomlx/gomlx/pkg/ml/layers/activations"
 	"github.com/gomlx/gomlx/pkg/ml/train"
+
+	"github.com/sgformer/sgformer/sgformer/product"
 )
 
-// New returns the model selected by ctx's hyperparameters as a GoMLX train.ModelFn: it maps a
-// batch's inputs (Tensors) to predictions [B+1, Tasks], one row per graph slot (the last row
-// belongs to the padding and is masked out of every loss and metric). Invalid hyperparameters
-// panic when the graph is built, GoMLX's convention; check them first with ReadConfig.
-func New(spec Spec) train.ModelFn {
+// New returns the model configured by c (ReadConfig of the context it runs in) for data of spec
+// as a GoMLX train.ModelFn: it maps a batch's inputs (Tensors) to predictions [B+1, Tasks], one
+// row per graph slot (the last row belongs to the padding and is masked out of every loss and
+// metric). Inputs that do not fit c panic when the graph is built, GoMLX's convention.
+func New(spec Spec, c Config) train.ModelFn {
 	return func(ctx *context.Context, _ any, nodes []*Node) []*Node {
-		c, err := ReadConfig(ctx)
-		if err != nil {
-			panic(err)
-		}
-		in, err := inputsFrom(nodes)
+		in, err := inputsFrom(c, spec, nodes)
 		if err != nil {
 			panic(err)
 		}
@@ -32,62 +30,80 @@ func New(spec Spec) train.ModelFn {
 
 // Forward builds the model c on inputs in.
 func Forward(ctx *context.Context, spec Spec, c Config, in Inputs) *Node {
-	var x *Node
-	switch c.Model {
-	case Subgraphormer:
-		x = subgraphormer(ctx, spec, c, in)
-	case SSWLPlus:
-		x = sswlPlus(ctx, spec, c, in)
-	default:
-		x = gin(ctx, spec, c, in)
-	}
+	x := variants[c.Model].encode(ctx, spec, c, in)
 	return head(ctx.In("head"), pool(x, in, c), c, spec.Tasks)
 }
 
-// subgraphormer is the encoder of Sec. 4: node-marked atom embeddings with the product-graph
-// PE concatenated, then a stack of Subgraph Attention Blocks.
-func subgraphormer(ctx *context.Context, spec Spec, c Config, in Inputs) *Node {
-	x := inputEmbedding(ctx.In("input"), spec, c, in)
+// A variant is one of the models: how it encodes a batch into node representations
+// [N, hidden], and what data it reads. Adding a model is adding one to variants.
+type variant interface {
+	encode(ctx *context.Context, spec Spec, c Config, in Inputs) *Node
+	// onProducts reports whether it runs on product graphs (false: on G itself).
+	onProducts() bool
+	// usesPE reports whether it reads the product-graph PE.
+	usesPE() bool
+}
+
+// variants are the models, by name.
+var variants = map[string]variant{
+	Subgraphormer: subgraphormerModel{},
+	SSWLPlus:      sswlPlusModel{},
+	GIN:           ginModel{},
+}
+
+type subgraphormerModel struct{}
+
+func (subgraphormerModel) onProducts() bool { return true }
+func (subgraphormerModel) usesPE() bool     { return true }
+
+// encode is the encoder of Sec. 4: node-marked atom embeddings with the product-graph PE
+// concatenated, then a stack of Subgraph Attention Blocks.
+func (subgraphormerModel) encode(ctx *context.Context, spec Spec, c Config, in Inputs) *Node {
+	x := inputEmbedding(ctx.In("input"), spec, c, in, c.Hidden-c.PEColumns())
+	if c.PEK > 0 {
+		x = Concatenate([]*Node{x, ConvertDType(in.PE, c.DType)}, -1)
+	}
 	for l := range c.Layers {
 		x = subgraphAttentionBlock(ctx.In(fmt.Sprintf("sab_%d", l)), spec, c, in, x)
 	}
 	return x
 }
 
-// inputEmbedding is atom embedding + node-marking embedding z_{d(s,v)} (width hidden − k),
-// concatenated with the k PE columns (the authors' layout).
-func inputEmbedding(ctx *context.Context, spec Spec, c Config, in Inputs) *Node {
-	width := c.Hidden - c.PEK
+// inputEmbedding is atom embedding + node-marking embedding z_{d(s,v)} of width width (the
+// authors' layout: hidden − k, the PE columns are concatenated after it). A K-tuple is marked
+// by the sum of the embeddings of its K − 1 marks (product.TupleMarking).
+func inputEmbedding(ctx *context.Context, spec Spec, c Config, in Inputs, width int) *Node {
 	x := featureEmbedding(ctx.In("atom"), in.NodeFeatures, spec.NodeVocab, width, c)
-	x = Add(x, layers.Embedding(ctx.In("marking"), in.Marks, c.DType, c.MaxDistance+2, width))
-	if c.PEK > 0 {
-		x = Concatenate([]*Node{x, ConvertDType(in.PE, c.DType)}, -1)
+	marks := layers.Embedding(ctx.In("marking"), in.Marks, c.DType, c.MaxDistance+2, width)
+	if marks.Rank() == 3 { // [N, K−1, width]
+		marks = ReduceSum(marks, 1)
 	}
-	return x
+	return Add(x, marks)
 }
 
 // subgraphAttentionBlock is the SAB of Sec. 4.1:
 //
 //	MLP( α_{A_G} V ⊕ α_{A_{G^S}} V ⊕ point(X) ),  point(X) = MLP((1+ε) X + A_point X)  (Eq. 6),
 //
-// with each MLP the layer encoder (a Linear map or the authors' MLP), then BatchNorm, ReLU,
-// dropout, and an optional residual.
+// over the configured aggregations (attention over neighbours and global connectivities, point
+// updates over point-wise ones; for K-tuples the K adjacencies and K point updates of Appendix
+// B), each hidden/|aggregations| wide, concatenated; each MLP is the layer encoder (a Linear map
+// or the authors' MLP), then BatchNorm, ReLU, dropout, and an optional residual.
 func subgraphAttentionBlock(ctx *context.Context, spec Spec, c Config, in Inputs, x *Node) *Node {
-	third := c.Hidden / 3
-	perHead := third / c.Heads
-	var intConn, extConn connectivity
-	if c.Execution == Dense {
-		intConn, extConn = newGrid(in, c.DType, false), newGrid(in, c.DType, true)
-	} else {
-		n := x.Shape().Dimensions[0]
-		intConn = edgeList{in.IntSrc, in.IntDst, in.IntBond, in.BondTable, n}
-		extConn = edgeList{in.ExtSrc, in.ExtDst, in.ExtBond, in.BondTable, n}
+	width := c.Hidden / len(c.Aggregations)
+	perHead := width / c.Heads
+	n := x.Shape().Dimensions[0]
+	outs := make([]*Node, len(c.Aggregations))
+	for i, name := range c.Aggregations {
+		conn := connect(c, in, name, n)
+		if kindOf(c, name) == product.PointWise {
+			outs[i] = pointUpdate(ctx.In(name), c, in, conn, x, width)
+		} else {
+			outs[i] = attention(ctx.In(name), spec, c, x, in.BondTable, conn, c.Heads, perHead)
+		}
 	}
-	internal := attention(ctx.In("internal"), spec, c, x, intConn, c.Heads, perHead)
-	external := attention(ctx.In("external"), spec, c, x, extConn, c.Heads, perHead)
-	point := pointUpdate(ctx.In("point"), c, in, x, third)
 	mask := ConvertDType(in.NodeMask, c.DType)
-	z := layerEncoder(ctx.In("update"), c, Concatenate([]*Node{internal, external, point}, -1), mask, c.Hidden)
+	z := layerEncoder(ctx.In("update"), c, Concatenate(outs, -1), mask, c.Hidden)
 	z = dropout(ctx, activations.Relu(maskedBatchNorm(ctx, z, mask)), c)
 	if c.Residual {
 		z = Add(z, x)
@@ -95,10 +111,11 @@ func subgraphAttentionBlock(ctx *context.Context, spec Spec, c Config, in Inputs
 	return z
 }
 
-// pointUpdate is Eq. (6): (1 + ε) x(s,v) + x(v,v), then the layer encoder to out.
-func pointUpdate(ctx *context.Context, c Config, in Inputs, x *Node, out int) *Node {
+// pointUpdate is Eq. (6): (1 + ε) x(s,v) + x(v,v), then the layer encoder to out; the message
+// x(v,v) comes from a point-wise connectivity (A_point, or A^i_point for K-tuples).
+func pointUpdate(ctx *context.Context, c Config, in Inputs, conn connectivity, x *Node, out int) *Node {
 	h := Add(x, Mul(epsilon(ctx, x), x))
-	h = Add(h, Mul(Gather(x, in.PointSrc), like(InsertAxes(ConvertDType(in.PointMask, c.DType), -1), x)))
+	h = Add(h, conn.sum(conn.gather(x, false)))
 	return layerEncoder(ctx, c, h, ConvertDType(in.NodeMask, c.DType), out)
 }
 

@@ -53,10 +53,11 @@ func molecule(rng *rand.Rand, n int) *graph.Graph {
 	return g
 }
 
-func examplesOf(t testing.TB, gs []*graph.Graph, k int) []batch.Example {
+// examplesOf preprocesses gs as the model configured by c needs.
+func examplesOf(t testing.TB, gs []*graph.Graph, c model.Config) []batch.Example {
 	var out []batch.Example
 	for i, g := range gs {
-		it, err := preprocess.Graph(g, preprocess.Options{PEK: k})
+		it, err := preprocess.Graph(g, c.Preprocess())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,14 +75,24 @@ func setParams(ctx *context.Context, name string, k int, dtype string) {
 	ctx.SetParam(context.ParamInitialSeed, int64(7))
 }
 
-// predict runs the model in inference mode on a batch and returns predictions per real graph.
-func predict(t testing.TB, be backends.Backend, ctx *context.Context, b *batch.Batch) [][]float64 {
+// config returns the model configuration of ctx.
+func config(t testing.TB, ctx *context.Context) model.Config {
 	t.Helper()
-	inputs, _, err := model.Tensors(b, spec)
+	c, err := model.ReadConfig(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fn := model.New(spec)
+	return c
+}
+
+// predict runs the model in inference mode on a batch and returns predictions per real graph.
+func predict(t testing.TB, be backends.Backend, ctx *context.Context, b *batch.Batch) [][]float64 {
+	t.Helper()
+	inputs, _, err := model.Tensors(b, spec, config(t, ctx))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn := model.New(spec, config(t, ctx))
 	if ctx.NumVariables() > 0 {
 		ctx = ctx.Reuse()
 	}
@@ -108,8 +119,8 @@ func predict(t testing.TB, be backends.Backend, ctx *context.Context, b *batch.B
 	return preds
 }
 
-func optionsFor(name string, k int, bucket float64) batch.Options {
-	return batch.Options{PEK: k, MaxDistance: 3, Bucket: bucket, Original: name == model.GIN}
+func optionsFor(c model.Config, bucket float64) batch.Options {
+	return batch.Options{PEK: c.PEColumns(), MaxDistance: 3, Bucket: bucket, Original: !c.OnProducts()}
 }
 
 // variant is one model configuration the tests cover: a model and the hyperparameters it
@@ -123,6 +134,11 @@ var variants = []variant{
 	{"subgraphormer", model.Subgraphormer, nil},
 	{"subgraphormer-mlp", model.Subgraphormer, map[string]any{model.ParamLayerEncoder: model.MLP}},
 	{"subgraphormer-no-bonds", model.Subgraphormer, map[string]any{model.ParamEdgeFeatures: false}},
+	{"subgraphormer-external-point", model.Subgraphormer, map[string]any{model.ParamAggregations: "external,point"}},
+	{"subgraphormer-global", model.Subgraphormer, map[string]any{model.ParamAggregations: "internal,global_external,point"}},
+	{"subgraphormer-concat-pe", model.Subgraphormer, map[string]any{model.ParamPEMode: "concat"}},
+	{"subgraphormer-3-tuples", model.Subgraphormer, map[string]any{model.ParamTupleK: 3}},
+	{"sswl+-3-tuples", model.SSWLPlus, map[string]any{model.ParamTupleK: 3, model.ParamAggregations: "adjacency_0,adjacency_2,point_1"}},
 	{"sswl+", model.SSWLPlus, nil},
 	{"gin", model.GIN, nil},
 }
@@ -142,7 +158,8 @@ func TestInvariances(t *testing.T) {
 			ctx := context.New()
 			setParams(ctx, name, 0, "float64")
 			ctx.SetParams(m.params)
-			b, err := batch.Build(examplesOf(t, gs, 0), nil, optionsFor(name, 0, 0), nil)
+			c := config(t, ctx)
+			b, err := batch.Build(examplesOf(t, gs, c), nil, optionsFor(c, 0), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -156,10 +173,10 @@ func TestInvariances(t *testing.T) {
 				h, _ := g.Permute(rng.Perm(g.N()))
 				relabelled = append(relabelled, h)
 			}
-			b2, _ := batch.Build(examplesOf(t, relabelled, 0), nil, optionsFor(name, 0, 1.3), nil)
+			b2, _ := batch.Build(examplesOf(t, relabelled, c), nil, optionsFor(c, 1.3), nil)
 			compare(t, "relabelled, other bucket", predict(t, be, ctx, b2), base, 1e-9)
 
-			alone, _ := batch.Build(examplesOf(t, gs[2:3], 0), nil, optionsFor(name, 0, 1.5), nil)
+			alone, _ := batch.Build(examplesOf(t, gs[2:3], c), nil, optionsFor(c, 1.5), nil)
 			compare(t, "alone", predict(t, be, ctx, alone), base[2:3], 1e-9)
 		})
 	}
@@ -179,7 +196,7 @@ func compare(t *testing.T, what string, got, want [][]float64, tol float64) {
 // lossAndGradients builds, on ctx, the scalar Σ w ⊙ pred + ½ Σ pred² over the real graphs of
 // the model in training mode, and its gradient with respect to each variable of vars.
 func lossAndGradients(t *testing.T, be backends.Backend, ctx *context.Context, vars []*context.Variable) *context.Exec {
-	fn := model.New(spec)
+	fn := model.New(spec, config(t, ctx))
 	exec, err := context.NewExec(be, ctx, func(ctx *context.Context, nodes []*Node) []*Node {
 		g := nodes[0].Graph()
 		ctx.SetTraining(g, true)
@@ -223,11 +240,15 @@ func TestGradientsAgainstFiniteDifferences(t *testing.T) {
 			ctx := context.New()
 			setParams(ctx, name, k, "float64")
 			ctx.SetParams(m.params)
-			b, err := batch.Build(examplesOf(t, gs, k), nil, optionsFor(name, k, 1.2), nil)
+			c := config(t, ctx)
+			b, err := batch.Build(examplesOf(t, gs, c), nil, optionsFor(c, 1.2), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			inputs, _, _ := model.Tensors(b, spec)
+			inputs, _, err := model.Tensors(b, spec, config(t, ctx))
+			if err != nil {
+				t.Fatal(err)
+			}
 			args := make([]any, len(inputs))
 			for i, x := range inputs {
 				args[i] = x
@@ -292,7 +313,7 @@ func TestGradientsAgainstFiniteDifferences(t *testing.T) {
 // (by name) for a batch.
 func gradientsOf(t *testing.T, be backends.Backend, ctx *context.Context, b *batch.Batch) (float64, map[string][]float64) {
 	t.Helper()
-	inputs, _, err := model.Tensors(b, spec)
+	inputs, _, err := model.Tensors(b, spec, config(t, ctx))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,7 +344,9 @@ func TestSparseEqualsDense(t *testing.T) {
 	be := testBackend(t)
 	rng := rand.New(rand.NewPCG(9, 9))
 	gs := []*graph.Graph{molecule(rng, 5), molecule(rng, 7), molecule(rng, 3), molecule(rng, 6)}
-	exs := examplesOf(t, gs, 3)
+	ctx := context.New()
+	setParams(ctx, model.Subgraphormer, 3, "float64")
+	exs := examplesOf(t, gs, config(t, ctx))
 	for _, encoder := range []string{model.Linear, model.MLP} {
 		t.Run(encoder, func(t *testing.T) { sparseEqualsDense(t, be, rng, exs, encoder) })
 	}
@@ -389,8 +412,8 @@ func TestPELabellingDependence(t *testing.T) {
 	setParams(ctx, model.Subgraphormer, 8, "float64")
 	ctx.SetParam(model.ParamHidden, 24)
 	opt := batch.Options{PEK: 8, MaxDistance: 3}
-	a, _ := batch.Build(examplesOf(t, gs, 8), nil, opt, nil)
-	b, _ := batch.Build(examplesOf(t, relabelled, 8), nil, opt, nil)
+	a, _ := batch.Build(examplesOf(t, gs, config(t, ctx)), nil, opt, nil)
+	b, _ := batch.Build(examplesOf(t, relabelled, config(t, ctx)), nil, opt, nil)
 	pa, pb := predict(t, be, ctx, a), predict(t, be, ctx, b)
 	var diff, scale float64
 	for g := range pa {

@@ -103,7 +103,8 @@ type Encoding struct {
 	// Factors holds, for each column, Order indices into Basis.
 	Factors []int
 	// Basis holds the eigenvectors of L used by some column (each of length N), and
-	// BasisIndex their positions in the ascending spectrum of L.
+	// BasisIndex their positions in the ascending spectrum of L, or −1 for the constant vector
+	// 1 of Concatenation.
 	Basis      [][]float64
 	BasisIndex []int
 }
@@ -121,7 +122,7 @@ func (e *Encoding) Rows() int {
 }
 
 // Tuple returns, for column c, the positions (i_0, …, i_{K−1}) in the spectrum of L of its
-// factors.
+// factors (−1 for the constant vector of Concatenation).
 func (e *Encoding) Tuple(c int) []int {
 	t := make([]int, e.Order)
 	for j := range t {
@@ -250,23 +251,44 @@ func newEncoding(s *Spectrum, order int, tuples [][]int, values []float64) *Enco
 	return e
 }
 
-// Concatenation returns the concatenation PE of Sec. 4.2: row s·n + v is p_s ‖ p_v, where
-// p_v = [U_{v,0}, …, U_{v,k−1}] holds the first k eigenvectors of L at node v (zero beyond n).
-// The table is row-major with n² rows and 2k columns.
-func Concatenation(s *Spectrum, k int) ([]float32, error) {
-	if k < 0 {
+// Concatenation returns the concatenation PE of Sec. 4.2 on K-tuples: the first k
+// eigenvectors of L at each entry of the tuple, p_s ‖ p_v for K = 2, where p_v =
+// [U_{v,0}, …, U_{v,k−1}]. Column order·c + j holds eigenvector c at position j of the tuple,
+// that is v_c ⊗ 1 ⊗ … in the factored form of Encoding with the (unnormalised) constant vector
+// 1 elsewhere (BasisIndex −1): an eigenvector of L_{G^□K} with eigenvalue λ_c, since L·1 = 0.
+// A graph with fewer than k nodes has order·n columns (Float32 zero-pads the rest).
+func Concatenation(s *Spectrum, order, k int) (*Encoding, error) {
+	switch {
+	case k < 0:
 		return nil, fmt.Errorf("pe: negative number of eigenvectors k = %d", k)
+	case order < 1:
+		return nil, fmt.Errorf("pe: order %d must be at least 1", order)
 	}
 	n := len(s.Values)
-	out := make([]float32, n*n*2*k)
-	for sv := range n * n {
-		row := out[sv*2*k : (sv+1)*2*k]
-		for c := range min(k, n) {
-			row[c] = float32(s.Vectors[c][sv/n])
-			row[k+c] = float32(s.Vectors[c][sv%n])
+	cols := min(k, n)
+	e := &Encoding{N: n, Order: order}
+	if cols == 0 {
+		return e, nil
+	}
+	ones := make([]float64, n)
+	for i := range ones {
+		ones[i] = 1
+	}
+	e.Basis, e.BasisIndex = append(e.Basis, ones), append(e.BasisIndex, -1)
+	for c := range cols {
+		e.Basis, e.BasisIndex = append(e.Basis, s.Vectors[c]), append(e.BasisIndex, c)
+		for j := range order {
+			e.Values = append(e.Values, s.Values[c])
+			for i := range order {
+				f := 0 // the ones vector
+				if i == j {
+					f = c + 1
+				}
+				e.Factors = append(e.Factors, f)
+			}
 		}
 	}
-	return out, nil
+	return e, nil
 }
 
 // FlipSigns multiplies each column of the row-major table x (of width cols) by an independent

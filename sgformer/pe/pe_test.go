@@ -259,14 +259,17 @@ func TestFloat32(t *testing.T) {
 	}
 }
 
+// The concatenation PE holds eigenvector c of L at tuple position j in column K·c + j: for
+// K = 2 the row of (s, v) is p_s and p_v interleaved. Small graphs get zero columns at the end.
 func TestConcatenation(t *testing.T) {
 	g := testgraphs.Path(4)
 	spec, _ := pe.NewSpectrum(g)
-	k := 6 // more than n: the last two columns of each half are zero
-	x, err := pe.Concatenation(spec, k)
+	k := 6 // more than n: the last 2·2 columns are zero
+	e, err := pe.Concatenation(spec, 2, k)
 	if err != nil {
 		t.Fatal(err)
 	}
+	x := e.Float32(2 * k)
 	for s := range 4 {
 		for v := range 4 {
 			row := x[(s*4+v)*2*k : (s*4+v+1)*2*k]
@@ -275,10 +278,23 @@ func TestConcatenation(t *testing.T) {
 				if c < 4 {
 					ws, wv = spec.Vectors[c][s], spec.Vectors[c][v]
 				}
-				if float64(row[c]) != float64(float32(ws)) || float64(row[k+c]) != float64(float32(wv)) {
+				if float64(row[2*c]) != float64(float32(ws)) || float64(row[2*c+1]) != float64(float32(wv)) {
 					t.Fatalf("row (%d,%d) = %v", s, v, row)
 				}
 			}
+		}
+	}
+	// Each column is an eigenvector of L_{G^□3} with its eigenvalue.
+	e3, _ := pe.Concatenation(spec, 3, 2)
+	l := bruteLaplacian(t, g, 3)
+	m := e3.Dense()
+	for c := range e3.Columns() {
+		var lv mat.VecDense
+		lv.MulVec(l, m.ColView(c))
+		var diff mat.VecDense
+		diff.AddScaledVec(&lv, -e3.Values[c], m.ColView(c))
+		if mat.Norm(&diff, 2) > 1e-9 {
+			t.Errorf("column %d (tuple %v) is not an eigenvector of eigenvalue %v", c, e3.Tuple(c), e3.Values[c])
 		}
 	}
 }
@@ -382,7 +398,7 @@ func TestBadK(t *testing.T) {
 		{second(pe.Product(spec, -1)), "negative number of eigenpairs"},
 		{second(pe.Tuple(spec, 0, 1)), "order 0 must be at least 1"},
 		{second(pe.Reference(spec, -2)), "negative number of eigenpairs"},
-		{second(pe.Concatenation(spec, -1)), "negative number of eigenvectors"},
+		{second(pe.Concatenation(spec, 2, -1)), "negative number of eigenvectors"},
 	} {
 		if tc.err == nil || !strings.Contains(tc.err.Error(), tc.want) {
 			t.Errorf("error %v, want %q", tc.err, tc.want)

@@ -20,7 +20,8 @@ import (
 )
 
 // FormatVersion is the version of the cache file format; files of another version are stale.
-const FormatVersion = 1
+// Version 2 added tuple orders and the concatenation PE's constant basis vector.
+const FormatVersion = 2
 
 const magic = "SGFORMER-PREPROCESS\n"
 
@@ -28,7 +29,8 @@ const magic = "SGFORMER-PREPROCESS\n"
 // other graphs. It is not an error for Cached, which recomputes.
 var ErrStale = errors.New("preprocess: cache is stale")
 
-// header identifies a cache file's content.
+// header identifies a cache file's content: the format, the options that determine it (the
+// connectivities do not) and the graphs.
 type header struct {
 	Version     int     `json:"version"`
 	Options     Options `json:"options"`
@@ -37,9 +39,25 @@ type header struct {
 }
 
 func newHeader(graphs []*graph.Graph, opt Options) header {
-	opt.PEMode = opt.mode()
+	opt.PEMode, opt.TupleK, opt.Connectivities = opt.mode(), opt.K(), nil
 	fp := Fingerprint(graphs)
 	return header{Version: FormatVersion, Options: opt, Graphs: len(graphs), Fingerprint: hex.EncodeToString(fp[:])}
+}
+
+// same reports whether two headers identify the same content.
+func (h header) same(o header) bool {
+	return h.Version == o.Version && h.Options.PEK == o.Options.PEK && h.Options.PEMode == o.Options.PEMode &&
+		h.Options.TupleK == o.Options.TupleK && h.Graphs == o.Graphs && h.Fingerprint == o.Fingerprint
+}
+
+// CacheName is the file name of the cache of dataset preprocessed with opt:
+// DATASET-peK-MODE.cache, with -kK before the extension for tuples of order K ≥ 3.
+func CacheName(dataset string, opt Options) string {
+	name := fmt.Sprintf("%s-pe%d-%s", dataset, opt.PEK, opt.mode())
+	if opt.K() != 2 {
+		name += fmt.Sprintf("-k%d", opt.K())
+	}
+	return name + ".cache"
 }
 
 // Cached returns the preprocessed graphs, read from the cache file at path when it holds
@@ -90,7 +108,7 @@ func Save(path string, graphs []*graph.Graph, opt Options, items []Item) error {
 		}
 		w.uvarint(uint64(len(e.Basis)))
 		for i, b := range e.Basis {
-			w.uvarint(uint64(e.BasisIndex[i]))
+			w.uvarint(uint64(e.BasisIndex[i] + 1)) // −1 (the constant vector) is 0
 			w.floats(b)
 		}
 	}
@@ -132,31 +150,36 @@ func Load(path string, graphs []*graph.Graph, opt Options) ([]Item, error) {
 	if s := sha256.Sum256(body); !bytes.Equal(s[:], sum) {
 		return nil, corrupt("checksum mismatch")
 	}
-	if got != want {
+	if !got.same(want) {
 		return nil, fmt.Errorf("%w: %s holds %+v, want %+v", ErrStale, path, got, want)
 	}
+	k := opt.K()
 	items := make([]Item, len(graphs))
 	for i, g := range graphs {
 		n := g.N()
-		marks := make([]int32, r.uvarint(uint64(n*n)))
+		size, err := product.NumNodes(n, k)
+		if err != nil {
+			return nil, err
+		}
+		marks := make([]int32, r.uvarint(uint64(size*(k-1))))
 		for j := range marks {
 			marks[j] = int32(r.varint())
 		}
-		e := &pe.Encoding{N: int(r.uvarint(uint64(n))), Order: int(r.uvarint(8))}
-		e.Values = r.floats(int(r.uvarint(uint64(max(opt.PEK, 0)))))
+		e := &pe.Encoding{N: int(r.uvarint(uint64(n))), Order: int(r.uvarint(uint64(k)))}
+		e.Values = r.floats(int(r.uvarint(uint64(max(opt.Columns(), 0)))))
 		e.Factors = make([]int, len(e.Values)*e.Order)
 		for j := range e.Factors {
 			e.Factors[j] = int(r.uvarint(uint64(n)))
 		}
-		nb := int(r.uvarint(uint64(n)))
+		nb := int(r.uvarint(uint64(n + 1)))
 		for range nb {
-			e.BasisIndex = append(e.BasisIndex, int(r.uvarint(uint64(n))))
+			e.BasisIndex = append(e.BasisIndex, int(r.uvarint(uint64(n)))-1)
 			e.Basis = append(e.Basis, r.floats(n))
 		}
 		if r.err != nil {
 			return nil, corrupt("graph %d: %v", i, r.err)
 		}
-		if len(marks) != n*n || e.N != n || e.Order != 2 {
+		if len(marks) != size*(k-1) || e.N != n || e.Order != k {
 			return nil, corrupt("graph %d: %d marks, PE of %d nodes and order %d, for a graph of %d nodes", i, len(marks), e.N, e.Order, n)
 		}
 		for _, f := range e.Factors {
@@ -164,7 +187,7 @@ func Load(path string, graphs []*graph.Graph, opt Options) ([]Item, error) {
 				return nil, corrupt("graph %d: PE factor %d of %d eigenvectors", i, f, nb)
 			}
 		}
-		p, err := product.New(g)
+		p, err := product.New(g, k, opt.Connectivities...)
 		if err != nil {
 			return nil, err
 		}

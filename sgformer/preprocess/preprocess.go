@@ -23,6 +23,7 @@ import (
 	"hash"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -35,18 +36,30 @@ import (
 type Mode string
 
 const (
-	// Exact takes the k eigenpairs of L_{G□G} with the smallest eigenvalues (pe.Product).
+	// Exact takes the k eigenpairs of L_{G^□K} with the smallest eigenvalues (pe.Tuple).
 	Exact Mode = "exact"
-	// AuthorsCode reproduces the authors' code (pe.Reference).
+	// AuthorsCode reproduces the authors' code (pe.Reference; K = 2 only).
 	AuthorsCode Mode = "reference"
+	// Concat concatenates the first k eigenvectors of L at each entry of the tuple
+	// (pe.Concatenation): K·k columns.
+	Concat Mode = "concat"
 )
 
-// Options are the settings of preprocessing; they are part of a cache's identity.
+// Modes lists the PE modes.
+var Modes = []Mode{Exact, AuthorsCode, Concat}
+
+// Options are the settings of preprocessing.
 type Options struct {
-	// PEK is the number k of product-graph PE columns (0 for none).
+	// PEK is the number k of product-graph PE columns, or of eigenvectors per tuple entry for
+	// Concat (0 for none).
 	PEK int `json:"pe_k"`
 	// PEMode selects the PE computation; empty means Exact.
 	PEMode Mode `json:"pe_mode"`
+	// TupleK is the order K of the tuples (Sec. 4.4, Appendix B); 0 means 2.
+	TupleK int `json:"tuple_k"`
+	// Connectivities names the connectivities of the product graphs (product.Names); none means
+	// product.DefaultNames. They are not cached: product graphs are rebuilt from G on load.
+	Connectivities []string `json:"-"`
 }
 
 func (o Options) mode() Mode {
@@ -56,13 +69,38 @@ func (o Options) mode() Mode {
 	return o.PEMode
 }
 
+// K returns the tuple order K.
+func (o Options) K() int {
+	if o.TupleK == 0 {
+		return 2
+	}
+	return o.TupleK
+}
+
+// Columns returns the number of PE columns of the product nodes: k, or K·k for Concat.
+func (o Options) Columns() int {
+	if o.mode() == Concat {
+		return o.K() * o.PEK
+	}
+	return o.PEK
+}
+
 // Validate reports an error for options that cannot be computed.
 func (o Options) Validate() error {
-	if o.PEK < 0 {
+	switch m := o.mode(); {
+	case o.PEK < 0:
 		return fmt.Errorf("preprocess: negative PE size k = %d", o.PEK)
+	case !slices.Contains(Modes, m):
+		return fmt.Errorf("preprocess: unknown PE mode %q (want %q, %q or %q)", m, Exact, AuthorsCode, Concat)
+	case o.K() < 2:
+		return fmt.Errorf("preprocess: tuple order %d; want at least 2", o.TupleK)
+	case m == AuthorsCode && o.K() != 2:
+		return fmt.Errorf("preprocess: the authors' PE procedure is defined for K = 2, not %d; use %q or %q", o.K(), Exact, Concat)
 	}
-	if m := o.mode(); m != Exact && m != AuthorsCode {
-		return fmt.Errorf("preprocess: unknown PE mode %q (want %q or %q)", m, Exact, AuthorsCode)
+	for _, name := range o.Connectivities {
+		if _, err := product.KindOf(name, o.K()); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -71,19 +109,24 @@ func (o Options) Validate() error {
 type Item struct {
 	// Product is the product graph (Sec. 3).
 	Product *product.Graph
-	// Marks are the node marks d(s, v) (−1 when unreachable), one per product node.
+	// Marks are the node marks d(s, v) (−1 when unreachable), one per product node; K − 1 per
+	// node for K-tuples (product.TupleMarking).
 	Marks []int32
 	// PE is the product-graph PE (Sec. 4.2); Float32(k) expands it, zero-padded to k columns.
 	PE *pe.Encoding
 }
 
-// Graph preprocesses one graph. With the Exact mode a graph of n nodes gets min(k, n²) PE
+// Graph preprocesses one graph. With the Exact mode a graph of n nodes gets min(k, n^K) PE
 // columns (Float32 pads the rest with zeros).
 func Graph(g *graph.Graph, opt Options) (Item, error) {
 	if err := opt.Validate(); err != nil {
 		return Item{}, err
 	}
-	p, err := product.New(g)
+	p, err := product.New(g, opt.K(), opt.Connectivities...)
+	if err != nil {
+		return Item{}, err
+	}
+	marks, err := product.TupleMarking(g, opt.K())
 	if err != nil {
 		return Item{}, err
 	}
@@ -91,7 +134,7 @@ func Graph(g *graph.Graph, opt Options) (Item, error) {
 	if err != nil {
 		return Item{}, err
 	}
-	return Item{Product: p, Marks: product.NodeMarking(g), PE: enc}, nil
+	return Item{Product: p, Marks: marks, PE: enc}, nil
 }
 
 func encode(g *graph.Graph, opt Options) (*pe.Encoding, error) {
@@ -99,10 +142,17 @@ func encode(g *graph.Graph, opt Options) (*pe.Encoding, error) {
 	if err != nil {
 		return nil, err
 	}
-	if opt.mode() == AuthorsCode {
+	switch opt.mode() {
+	case AuthorsCode:
 		return pe.Reference(spec, opt.PEK)
+	case Concat:
+		return pe.Concatenation(spec, opt.K(), opt.PEK)
 	}
-	return pe.Product(spec, min(opt.PEK, g.N()*g.N()))
+	size, err := product.NumNodes(g.N(), opt.K())
+	if err != nil {
+		return nil, err
+	}
+	return pe.Tuple(spec, opt.K(), min(opt.PEK, size))
 }
 
 // Dataset preprocesses graphs in parallel on workers goroutines (GOMAXPROCS when workers ≤ 0).

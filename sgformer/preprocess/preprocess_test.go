@@ -2,6 +2,7 @@ package preprocess_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -40,7 +41,8 @@ func sameItems(t *testing.T, a, b []preprocess.Item, k int) {
 
 func TestGraphAndDataset(t *testing.T) {
 	gs := graphs()
-	for _, opt := range []preprocess.Options{{PEK: 8}, {PEK: 16, PEMode: preprocess.AuthorsCode}, {PEK: 0}} {
+	for _, opt := range []preprocess.Options{{PEK: 8}, {PEK: 16, PEMode: preprocess.AuthorsCode}, {PEK: 0}, {PEK: 3, PEMode: preprocess.Concat},
+		{PEK: 5, TupleK: 3, Connectivities: []string{"adjacency_2", "point_0"}}, {PEK: 2, TupleK: 3, PEMode: preprocess.Concat}} {
 		seq, err := preprocess.Dataset(gs, opt, 1, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -53,17 +55,22 @@ func TestGraphAndDataset(t *testing.T) {
 		if calls != len(gs) {
 			t.Errorf("progress called %d times for %d graphs", calls, len(gs))
 		}
-		sameItems(t, par, seq, opt.PEK)
+		sameItems(t, par, seq, opt.Columns())
 		for i, g := range gs {
-			p, _ := product.New(g)
+			p, _ := product.New(g, opt.K(), opt.Connectivities...)
+			marks, _ := product.TupleMarking(g, opt.K())
 			spec, _ := pe.NewSpectrum(g)
 			var enc *pe.Encoding
-			if opt.PEMode == preprocess.AuthorsCode {
+			switch opt.PEMode {
+			case preprocess.AuthorsCode:
 				enc, _ = pe.Reference(spec, opt.PEK)
-			} else {
-				enc, _ = pe.Product(spec, min(opt.PEK, g.N()*g.N()))
+			case preprocess.Concat:
+				enc, _ = pe.Concatenation(spec, opt.K(), opt.PEK)
+			default:
+				size, _ := product.NumNodes(g.N(), opt.K())
+				enc, _ = pe.Tuple(spec, opt.K(), min(opt.PEK, size))
 			}
-			if !reflect.DeepEqual(seq[i].Product, p) || !slices.Equal(seq[i].Marks, product.NodeMarking(g)) || !slices.Equal(seq[i].PE.Float32(opt.PEK), enc.Float32(opt.PEK)) {
+			if !reflect.DeepEqual(seq[i].Product, p) || !slices.Equal(seq[i].Marks, marks) || !slices.Equal(seq[i].PE.Float32(opt.Columns()), enc.Float32(opt.Columns())) {
 				t.Fatalf("graph %d: item differs from the direct computation", i)
 			}
 		}
@@ -71,7 +78,10 @@ func TestGraphAndDataset(t *testing.T) {
 	for _, bad := range []struct {
 		opt  preprocess.Options
 		want string
-	}{{preprocess.Options{PEK: -1}, "negative PE size"}, {preprocess.Options{PEK: 4, PEMode: "fast"}, `unknown PE mode "fast"`}} {
+	}{{preprocess.Options{PEK: -1}, "negative PE size"}, {preprocess.Options{PEK: 4, PEMode: "fast"}, `unknown PE mode "fast"`},
+		{preprocess.Options{PEK: 4, PEMode: preprocess.AuthorsCode, TupleK: 3}, "defined for K = 2, not 3"},
+		{preprocess.Options{TupleK: 1}, "tuple order 1"},
+		{preprocess.Options{Connectivities: []string{"point_2"}}, `no connectivity "point_2" on 2-tuples`}} {
 		if _, err := preprocess.Dataset(gs, bad.opt, 2, nil); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("options %+v: error %v", bad.opt, err)
 		}
@@ -104,6 +114,26 @@ func TestCache(t *testing.T) {
 	if _, err := preprocess.Load(path, gs, preprocess.Options{PEK: 8, PEMode: preprocess.AuthorsCode}); !errors.Is(err, preprocess.ErrStale) {
 		t.Fatalf("other mode: %v", err)
 	}
+	if _, err := preprocess.Load(path, gs, preprocess.Options{PEK: 8, TupleK: 3}); !errors.Is(err, preprocess.ErrStale) {
+		t.Fatalf("other tuple order: %v", err)
+	}
+	// The connectivities are not part of the cache: they are rebuilt.
+	if items, err := preprocess.Load(path, gs, preprocess.Options{PEK: 8, Connectivities: []string{"external"}}); err != nil || len(items[3].Product.Connectivities) != 1 {
+		t.Fatalf("other connectivities: %v", err)
+	}
+	// Every PE mode and tuple order round-trips through the cache.
+	for i, o := range []preprocess.Options{{PEK: 3, PEMode: preprocess.Concat}, {PEK: 5, TupleK: 3}, {PEK: 2, TupleK: 3, PEMode: preprocess.Concat}} {
+		p := filepath.Join(dir, fmt.Sprintf("mode-%d.bin", i))
+		computed, _, err := preprocess.Cached(p, gs, o, 2, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		loaded, err := preprocess.Load(p, gs, o)
+		if err != nil {
+			t.Fatalf("%+v: %v", o, err)
+		}
+		sameItems(t, loaded, computed, o.Columns())
+	}
 	if _, err := preprocess.Load(path, gs[1:], opt); !errors.Is(err, preprocess.ErrStale) {
 		t.Fatalf("other graphs: %v", err)
 	}
@@ -120,7 +150,7 @@ func TestCache(t *testing.T) {
 
 	// Another format version is stale too.
 	raw, _ := os.ReadFile(path)
-	old := strings.Replace(string(raw), `"version":1`, `"version":0`, 1)
+	old := strings.Replace(string(raw), `"version":2`, `"version":0`, 1)
 	os.WriteFile(path, []byte(old), 0o644)
 	if _, err := preprocess.Load(path, gs, preprocess.Options{PEK: 4}); !errors.Is(err, preprocess.ErrStale) || !strings.Contains(err.Error(), "format version 0") {
 		t.Fatalf("old version: %v", err)

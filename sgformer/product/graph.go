@@ -5,51 +5,184 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/sgformer/sgformer/sgformer/graph"
 )
 
-// Graph is the product graph Subgraphormer runs on (Sec. 3): the nodes (s, v) of the bag of
-// node-marked subgraphs of G and the three connectivities of a Subgraph Attention Block.
-// After Sample it holds only the nodes of the kept subgraphs, compactly re-indexed.
-type Graph struct {
-	// N is the number of nodes n of G.
-	N int
-	// Nodes[i] is the full-bag index s·n + v of node i of this graph. For the full bag it is the
-	// identity on 0..n²−1; after sampling it maps each kept node back to its (s, v).
-	Nodes []int32
-	// Internal (A_G), External (A_{G^S}) and Point (A_point) connectivities, over the indices of
-	// Nodes.
-	Internal, External, Point Edges
+// A Kind tells how a connectivity's messages relate to G, and so how a model aggregates them.
+type Kind int
+
+const (
+	// Neighbours connectivities join tuples that differ in one position, where the two entries
+	// are neighbours in G; each message carries that edge's bond (A^i_K, internal, external).
+	Neighbours Kind = iota
+	// PointWise connectivities send from a root tuple (r, …, r); a tuple receives at most one
+	// message (A^i_point, Appendix B).
+	PointWise
+	// Global connectivities join tuples that differ in one position, whatever the entries
+	// (the clique products of Appendix A); their messages carry no bond.
+	Global
+)
+
+// Connectivity names. For K = 2, "internal" and "external" are adjacency_1 and adjacency_0 and
+// "point" is point_0 (Eqs. A_G, A_{G^S}, A_point); "global_internal" and "global_external"
+// are the clique products of Appendix A.
+const (
+	adjacencyPrefix = "adjacency_"
+	pointPrefix     = "point_"
+)
+
+// slotOf parses "adjacency_i" or "point_i" with the prefix given, for i in [0, k).
+func slotOf(name, prefix string, k int) (int, bool) {
+	s, ok := strings.CutPrefix(name, prefix)
+	if !ok {
+		return 0, false
+	}
+	i, err := strconv.Atoi(s)
+	return i, err == nil && i >= 0 && i < k && strconv.Itoa(i) == s
 }
 
-// New returns the full product graph of g: n² nodes with internal, external and point edges.
-func New(g *graph.Graph) (*Graph, error) {
-	n := g.N()
-	size, err := NumNodes(n, 2)
+// KindOf returns the kind of the connectivity called name on K-tuples, or an error listing the
+// names that exist for K.
+func KindOf(name string, k int) (Kind, error) {
+	switch _, ok := slotOf(name, adjacencyPrefix, k); {
+	case ok, k == 2 && (name == "internal" || name == "external"):
+		return Neighbours, nil
+	}
+	if _, ok := slotOf(name, pointPrefix, k); ok || (k == 2 && name == "point") {
+		return PointWise, nil
+	}
+	if k == 2 && (name == "global_internal" || name == "global_external") {
+		return Global, nil
+	}
+	return 0, fmt.Errorf("product: no connectivity %q on %d-tuples (there are %s)", name, k, strings.Join(Names(k), ", "))
+}
+
+// Names lists the connectivities of K-tuples: adjacency_i and point_i for i < K, and for K = 2
+// also their names internal, external and point and the global connectivities.
+func Names(k int) []string {
+	var names []string
+	if k == 2 {
+		names = append(names, "internal", "external", "point", "global_internal", "global_external")
+	}
+	for i := range k {
+		names = append(names, adjacencyPrefix+strconv.Itoa(i))
+	}
+	for i := range k {
+		names = append(names, pointPrefix+strconv.Itoa(i))
+	}
+	return names
+}
+
+// DefaultNames are the connectivities of the paper's Subgraph Attention Block: internal,
+// external and point for K = 2 (the authors' aggs uL, vL, vv), and for K ≥ 3 the K adjacencies
+// and the K point updates of Appendix B.
+func DefaultNames(k int) []string {
+	if k == 2 {
+		return []string{"internal", "external", "point"}
+	}
+	var names []string
+	for _, prefix := range []string{adjacencyPrefix, pointPrefix} {
+		for i := range k {
+			names = append(names, prefix+strconv.Itoa(i))
+		}
+	}
+	return names
+}
+
+// Connect returns the connectivity called name (see Names) of the K-fold product of g.
+func Connect(g *graph.Graph, k int, name string) (Edges, error) {
+	if _, err := KindOf(name, k); err != nil {
+		return Edges{}, err
+	}
+	switch name {
+	case "internal":
+		return Internal(g)
+	case "external":
+		return External(g)
+	case "point":
+		return Point(g.N(), 2, 0)
+	case "global_internal":
+		return GlobalInternal(g.N())
+	case "global_external":
+		return GlobalExternal(g.N())
+	}
+	if i, ok := slotOf(name, adjacencyPrefix, k); ok {
+		return Adjacency(g, k, i)
+	}
+	i, _ := slotOf(name, pointPrefix, k)
+	return Point(g.N(), k, i)
+}
+
+// A Connectivity is one named connectivity of a product graph.
+type Connectivity struct {
+	Name string
+	Edges
+}
+
+// Graph is the product graph Subgraphormer runs on (Sec. 3, and Sec. 4.4 / Appendix B for
+// K-tuples): the nodes (v_0, …, v_{K−1}) of G^□K — for K = 2 the nodes (s, v) of the bag of
+// node-marked subgraphs — and the named connectivities a model aggregates over. After Sample it
+// holds only the nodes of the kept subgraphs, compactly re-indexed.
+type Graph struct {
+	// N is the number of nodes n of G, K the order of the tuples.
+	N, K int
+	// Nodes[i] is the full-bag index Σ v_j·n^(K−1−j) of node i of this graph (s·n + v for
+	// K = 2). For the full bag it is the identity on 0..n^K−1; after sampling it maps each kept
+	// node back to its tuple.
+	Nodes []int32
+	// Connectivities are the connectivities built, over the indices of Nodes, in the order
+	// asked for.
+	Connectivities []Connectivity
+}
+
+// New returns the full product graph of g on K-tuples with the named connectivities (see
+// Names; by default DefaultNames(k)).
+func New(g *graph.Graph, k int, names ...string) (*Graph, error) {
+	if k < 2 {
+		return nil, fmt.Errorf("product: tuples of order %d; want at least 2", k)
+	}
+	size, err := NumNodes(g.N(), k)
 	if err != nil {
 		return nil, err
 	}
-	p := &Graph{N: n, Nodes: make([]int32, size)}
+	if len(names) == 0 {
+		names = DefaultNames(k)
+	}
+	p := &Graph{N: g.N(), K: k, Nodes: make([]int32, size)}
 	for i := range p.Nodes {
 		p.Nodes[i] = int32(i)
 	}
-	if p.Internal, err = Internal(g); err != nil {
-		return nil, err
-	}
-	if p.External, err = External(g); err != nil {
-		return nil, err
-	}
-	if p.Point, err = Point(n, 2, 0); err != nil {
-		return nil, err
+	for i, name := range names {
+		if slices.Contains(names[:i], name) {
+			return nil, fmt.Errorf("product: connectivity %q asked for twice", name)
+		}
+		e, err := Connect(g, k, name)
+		if err != nil {
+			return nil, err
+		}
+		p.Connectivities = append(p.Connectivities, Connectivity{name, e})
 	}
 	return p, nil
 }
 
-// NumNodes returns the number of product nodes (n² for the full bag).
+// Connectivity returns the edges of the connectivity called name, and whether p has it.
+func (p *Graph) Connectivity(name string) (Edges, bool) {
+	for _, c := range p.Connectivities {
+		if c.Name == name {
+			return c.Edges, true
+		}
+	}
+	return Edges{}, false
+}
+
+// NumNodes returns the number of product nodes (n^K for the full bag).
 func (p *Graph) NumNodes() int { return len(p.Nodes) }
 
-// Subgraph returns the subgraph s (the root) and node v of product node i.
+// Subgraph returns the subgraph and the node of product node i: for K = 2 its (s, v); for
+// K-tuples, the index of the (K−1)-tuple (v_0, …, v_{K−2}) and v_{K−1}.
 func (p *Graph) Subgraph(i int) (s, v int) {
 	full := int(p.Nodes[i])
 	return full / p.N, full % p.N
@@ -83,6 +216,36 @@ func NodeMarking(g *graph.Graph) []int32 {
 	return dist
 }
 
+// TupleMarking returns the node marks of K-tuples, K − 1 per product node (row-major): the
+// distances d(v_i, v_{K−1}) in G from each entry v_i, i < K − 1, to the last one (−1 where
+// unreachable). The paper marks node v of the subgraph rooted at s with d(s, v); Appendix B
+// takes the first K − 1 entries of a tuple as its subgraph and the last as its node, so each of
+// the K − 1 roots marks the node with its own distance. For K = 2 it is NodeMarking.
+func TupleMarking(g *graph.Graph, k int) ([]int32, error) {
+	size, err := NumNodes(g.N(), k)
+	if err != nil {
+		return nil, err
+	}
+	if k < 2 {
+		return nil, fmt.Errorf("product: tuples of order %d; want at least 2", k)
+	}
+	d := NodeMarking(g)
+	if k == 2 {
+		return d, nil
+	}
+	n := g.N()
+	marks := make([]int32, size*(k-1))
+	for t := range size {
+		v := t % n
+		rest := t / n
+		for i := k - 2; i >= 0; i-- {
+			marks[t*(k-1)+i] = d[(rest%n)*n+v]
+			rest /= n
+		}
+	}
+	return marks, nil
+}
+
 // SampleRoots draws the roots of the subgraphs kept by stochastic subgraph sampling (Sec. 4.3):
 // round(ratio·n) of the n nodes, at least one when n > 0, uniformly without replacement, in
 // ascending order. ratio must lie in (0, 1]; ratio 1 keeps every root.
@@ -100,13 +263,18 @@ func SampleRoots(n int, ratio float64, rng *rand.Rand) ([]int, error) {
 }
 
 // Sample returns the product graph restricted to the subgraphs rooted at roots (Sec. 4.3, the
-// mask A_mask): it keeps the nodes (s, v) with s a root and every edge of every connectivity
-// whose two ends are both kept, re-indexed compactly in the order of the kept nodes. Nodes of
-// the result maps back to (s, v). p must be a full product graph from New.
+// mask A_mask): it keeps the nodes whose first entry (s of (s, v)) is a root and every edge
+// of every connectivity whose two ends are both kept, re-indexed compactly in the order of
+// the kept nodes. Nodes of the result maps back to the tuples. p must be a full product graph
+// from New.
 func (p *Graph) Sample(roots []int) (*Graph, error) {
 	n := p.N
-	if len(p.Nodes) != n*n {
-		return nil, fmt.Errorf("product: Sample needs the full bag of %d nodes, got %d", n*n, len(p.Nodes))
+	size, err := NumNodes(n, p.K)
+	if err != nil {
+		return nil, err
+	}
+	if len(p.Nodes) != size {
+		return nil, fmt.Errorf("product: Sample needs the full bag of %d nodes, got %d", size, len(p.Nodes))
 	}
 	keep := make([]bool, n)
 	for i, r := range roots {
@@ -118,18 +286,22 @@ func (p *Graph) Sample(roots []int) (*Graph, error) {
 		}
 		keep[r] = true
 	}
-	index := make([]int32, n*n) // full index -> new index, or −1
-	out := &Graph{N: n, Nodes: make([]int32, 0, len(roots)*n)}
+	per := 1 // tuples per value of the first entry
+	if n > 0 {
+		per = size / n
+	}
+	index := make([]int32, size) // full index -> new index, or −1
+	out := &Graph{N: n, K: p.K, Nodes: make([]int32, 0, len(roots)*per)}
 	for full := range index {
 		index[full] = -1
-		if keep[full/n] {
+		if keep[full/per] {
 			index[full] = int32(len(out.Nodes))
 			out.Nodes = append(out.Nodes, int32(full))
 		}
 	}
-	out.Internal = p.Internal.restrict(index)
-	out.External = p.External.restrict(index)
-	out.Point = p.Point.restrict(index)
+	for _, c := range p.Connectivities {
+		out.Connectivities = append(out.Connectivities, Connectivity{c.Name, c.restrict(index)})
+	}
 	return out, nil
 }
 

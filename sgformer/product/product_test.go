@@ -71,24 +71,24 @@ func TestConnectivitiesAgainstKronecker(t *testing.T) {
 	for _, tg := range testGraphs() {
 		t.Run(tg.Name, func(t *testing.T) {
 			g, n := tg.G, tg.G.N()
-			p, err := product.New(g)
+			p, err := product.New(g, 2)
 			if err != nil {
 				t.Fatal(err)
 			}
 			a, id := adjacency(g), identity(n)
-			checkSorted(t, "internal", p.Internal)
-			checkSorted(t, "external", p.External)
-			checkSorted(t, "point", p.Point)
-			if got, want := dense(p.Internal, n*n), kron(id, a); n > 0 && !mat.Equal(got, want) {
+			checkSorted(t, "internal", conn(p, "internal"))
+			checkSorted(t, "external", conn(p, "external"))
+			checkSorted(t, "point", conn(p, "point"))
+			if got, want := dense(conn(p, "internal"), n*n), kron(id, a); n > 0 && !mat.Equal(got, want) {
 				t.Fatalf("internal ≠ I ⊗ A")
 			}
-			if got, want := dense(p.External, n*n), kron(a, id); n > 0 && !mat.Equal(got, want) {
+			if got, want := dense(conn(p, "external"), n*n), kron(a, id); n > 0 && !mat.Equal(got, want) {
 				t.Fatalf("external ≠ A ⊗ I")
 			}
 			// The Cartesian product by definition: (u1,u2) ~ (v1,v2) iff u1 = v1 and u2 ~ v2,
 			// or u2 = v2 and u1 ~ v1.
 			sum := mat.NewDense(max(n*n, 1), max(n*n, 1), nil)
-			sum.Add(dense(p.Internal, n*n), dense(p.External, n*n))
+			sum.Add(dense(conn(p, "internal"), n*n), dense(conn(p, "external"), n*n))
 			for x := range n * n {
 				for y := range n * n {
 					u1, u2, v1, v2 := x/n, x%n, y/n, y%n
@@ -99,7 +99,7 @@ func TestConnectivitiesAgainstKronecker(t *testing.T) {
 				}
 			}
 			// Point: (s,v) ← (s',v') iff s' = v' = v (Eq. A_point).
-			point := dense(p.Point, n*n)
+			point := dense(conn(p, "point"), n*n)
 			for x := range n * n {
 				for y := range n * n {
 					want := y/n == y%n && y%n == x%n
@@ -109,8 +109,8 @@ func TestConnectivitiesAgainstKronecker(t *testing.T) {
 				}
 			}
 			m := g.NumEdges()
-			if p.Internal.Len() != 2*n*m || p.External.Len() != 2*n*m || p.Point.Len() != n*n {
-				t.Fatalf("edge counts %d, %d, %d; want 2n|E| = %d, %d and n² = %d", p.Internal.Len(), p.External.Len(), p.Point.Len(), 2*n*m, 2*n*m, n*n)
+			if conn(p, "internal").Len() != 2*n*m || conn(p, "external").Len() != 2*n*m || conn(p, "point").Len() != n*n {
+				t.Fatalf("edge counts %d, %d, %d; want 2n|E| = %d, %d and n² = %d", conn(p, "internal").Len(), conn(p, "external").Len(), conn(p, "point").Len(), 2*n*m, 2*n*m, n*n)
 			}
 		})
 	}
@@ -120,21 +120,21 @@ func TestConnectivitiesAgainstKronecker(t *testing.T) {
 func TestBondsCarried(t *testing.T) {
 	for _, tg := range testGraphs() {
 		g, n := tg.G, tg.G.N()
-		p, err := product.New(g)
+		p, err := product.New(g, 2)
 		if err != nil {
 			t.Fatal(err)
 		}
 		same := func(e graph.Edge, a, b int) bool { return e == graph.Edge{a, b} || e == graph.Edge{b, a} }
-		for i := range p.Internal.Dst {
-			d, s := int(p.Internal.Dst[i]), int(p.Internal.Src[i])
-			if !same(g.Edges()[p.Internal.Bond[i]], d%n, s%n) {
-				t.Fatalf("%s: internal edge %d←%d carries bond %v", tg.Name, d, s, g.Edges()[p.Internal.Bond[i]])
+		for i := range conn(p, "internal").Dst {
+			d, s := int(conn(p, "internal").Dst[i]), int(conn(p, "internal").Src[i])
+			if !same(g.Edges()[conn(p, "internal").Bond[i]], d%n, s%n) {
+				t.Fatalf("%s: internal edge %d←%d carries bond %v", tg.Name, d, s, g.Edges()[conn(p, "internal").Bond[i]])
 			}
 		}
-		for i := range p.External.Dst {
-			d, s := int(p.External.Dst[i]), int(p.External.Src[i])
-			if !same(g.Edges()[p.External.Bond[i]], d/n, s/n) {
-				t.Fatalf("%s: external edge %d←%d carries bond %v", tg.Name, d, s, g.Edges()[p.External.Bond[i]])
+		for i := range conn(p, "external").Dst {
+			d, s := int(conn(p, "external").Dst[i]), int(conn(p, "external").Src[i])
+			if !same(g.Edges()[conn(p, "external").Bond[i]], d/n, s/n) {
+				t.Fatalf("%s: external edge %d←%d carries bond %v", tg.Name, d, s, g.Edges()[conn(p, "external").Bond[i]])
 			}
 		}
 	}
@@ -266,7 +266,24 @@ func sameEdges(a, b product.Edges) bool {
 }
 
 func sameGraph(a, b *product.Graph) bool {
-	return a.N == b.N && slices.Equal(a.Nodes, b.Nodes) && sameEdges(a.Internal, b.Internal) && sameEdges(a.External, b.External) && sameEdges(a.Point, b.Point)
+	if a.N != b.N || a.K != b.K || !slices.Equal(a.Nodes, b.Nodes) || len(a.Connectivities) != len(b.Connectivities) {
+		return false
+	}
+	for i, c := range a.Connectivities {
+		if c.Name != b.Connectivities[i].Name || !sameEdges(c.Edges, b.Connectivities[i].Edges) {
+			return false
+		}
+	}
+	return true
+}
+
+// conn returns the connectivity called name of p, which must have it.
+func conn(p *product.Graph, name string) product.Edges {
+	e, ok := p.Connectivity(name)
+	if !ok {
+		panic("no connectivity " + name)
+	}
+	return e
 }
 
 func digits(x, n, order int) []int {
@@ -289,6 +306,12 @@ func TestBadArguments(t *testing.T) {
 		{second(product.Point(3, 1, 0)), "point updates need order ≥ 2"},
 		{second(product.Point(3, 3, -1)), "slot -1 out of range [0,3)"},
 		{second(product.Adjacency(testgraphs.Path(50000), 2, 0)), "50000^2 product nodes overflow int32"},
+		{second(product.New(g, 1)), "tuples of order 1; want at least 2"},
+		{second(product.New(g, 2, "internal", "internal")), `connectivity "internal" asked for twice`},
+		{second(product.New(g, 3, "internal")), `no connectivity "internal" on 3-tuples (there are adjacency_0, adjacency_1, adjacency_2, point_0, point_1, point_2)`},
+		{second(product.New(g, 2, "point_2")), `no connectivity "point_2" on 2-tuples`},
+		{second(product.New(g, 2, "adjacency_01")), `no connectivity "adjacency_01"`},
+		{second(product.TupleMarking(g, 1)), "tuples of order 1"},
 	} {
 		if tc.err == nil || !strings.Contains(tc.err.Error(), tc.want) {
 			t.Errorf("error %v, want %q", tc.err, tc.want)
@@ -297,6 +320,90 @@ func TestBadArguments(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+// The named connectivities are the functions that define them: K = 2's names are adjacency_1,
+// adjacency_0 and point_0; global ones carry no bonds; the default set is the paper's.
+func TestNamedConnectivities(t *testing.T) {
+	g := testgraphs.Classic()[3].G
+	p, err := product.New(g, 2, product.Names(2)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a1, _ := product.Adjacency(g, 2, 1)
+	a0, _ := product.Adjacency(g, 2, 0)
+	pt, _ := product.Point(g.N(), 2, 0)
+	gi, _ := product.GlobalInternal(g.N())
+	for _, tc := range []struct {
+		name string
+		want product.Edges
+		kind product.Kind
+	}{
+		{"internal", a1, product.Neighbours}, {"adjacency_1", a1, product.Neighbours}, {"external", a0, product.Neighbours},
+		{"adjacency_0", a0, product.Neighbours}, {"point", pt, product.PointWise}, {"point_0", pt, product.PointWise},
+		{"global_internal", gi, product.Global},
+	} {
+		if kind, _ := product.KindOf(tc.name, 2); !sameEdges(conn(p, tc.name), tc.want) || kind != tc.kind {
+			t.Errorf("%s: differs from its definition (kind %v)", tc.name, kind)
+		}
+	}
+	d, _ := product.New(g, 3)
+	var names []string
+	for _, c := range d.Connectivities {
+		names = append(names, c.Name)
+	}
+	if got := strings.Join(names, ","); got != "adjacency_0,adjacency_1,adjacency_2,point_0,point_1,point_2" {
+		t.Errorf("default 3-tuple connectivities %s", got)
+	}
+	if d, _ := product.New(g, 2); len(d.Connectivities) != 3 || d.Connectivities[0].Name != "internal" {
+		t.Errorf("default connectivities %+v", d.Connectivities)
+	}
+}
+
+// The marks of a K-tuple are the distances from each of its first K − 1 entries to the last;
+// for K = 2 they are the node marks d(s, v). A 3-tuple sampled by its first entry keeps the
+// n² tuples of each kept root.
+func TestTupleMarkingAndSampling(t *testing.T) {
+	for _, tg := range testGraphs() {
+		g, n := tg.G, tg.G.N()
+		d := product.NodeMarking(g)
+		if m, _ := product.TupleMarking(g, 2); !slices.Equal(m, d) {
+			t.Fatalf("%s: K = 2 marks differ from the node marks", tg.Name)
+		}
+		for k := 3; k <= 4 && n > 0; k++ {
+			m, err := product.TupleMarking(g, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			size := int(math.Pow(float64(n), float64(k)))
+			for x := range size {
+				v := digits(x, n, k)
+				for i := range k - 1 {
+					if got, want := m[x*(k-1)+i], d[v[i]*n+v[k-1]]; got != want {
+						t.Fatalf("%s: tuple %v mark %d = %d, want d(v_%d, v_%d) = %d", tg.Name, v, i, got, i, k-1, want)
+					}
+				}
+			}
+		}
+		if n < 2 {
+			continue
+		}
+		full, _ := product.New(g, 3)
+		sub, err := full.Sample([]int{1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sub.NumNodes() != n*n || sub.Nodes[0] != int32(n*n) {
+			t.Fatalf("%s: a sampled 3-tuple graph keeps %d nodes from %d", tg.Name, sub.NumNodes(), sub.Nodes[0])
+		}
+		for _, c := range sub.Connectivities {
+			for i := range c.Dst {
+				if f, s := sub.Nodes[c.Dst[i]], sub.Nodes[c.Src[i]]; int(f)/(n*n) != 1 || int(s)/(n*n) != 1 {
+					t.Fatalf("%s: %s keeps an edge %d ← %d outside root 1", tg.Name, c.Name, f, s)
+				}
+			}
+		}
+	}
+}
 
 // Node marks are BFS distances: they agree with Floyd–Warshall, with −1 for unreachable pairs.
 func TestNodeMarking(t *testing.T) {
@@ -350,10 +457,10 @@ func TestRelabelling(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pg, _ := product.New(g)
-		ph, _ := product.New(h)
+		pg, _ := product.New(g, 2)
+		ph, _ := product.New(h, 2)
 		mapNode := func(x int32) int32 { return int32(perm[int(x)/n]*n + perm[int(x)%n]) }
-		for _, pair := range [][2]product.Edges{{pg.Internal, ph.Internal}, {pg.External, ph.External}, {pg.Point, ph.Point}} {
+		for _, pair := range [][2]product.Edges{{conn(pg, "internal"), conn(ph, "internal")}, {conn(pg, "external"), conn(ph, "external")}, {conn(pg, "point"), conn(ph, "point")}} {
 			want := map[[3]int32]bool{}
 			for i := range pair[1].Dst {
 				want[[3]int32{pair[1].Dst[i], pair[1].Src[i], pair[1].Bond[i]}] = true
@@ -425,7 +532,7 @@ func TestSample(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 2))
 	for _, tg := range testGraphs() {
 		g, n := tg.G, tg.G.N()
-		full, _ := product.New(g)
+		full, _ := product.New(g, 2)
 		for _, ratio := range []float64{1, 0.5, 0.2} {
 			roots, err := product.SampleRoots(n, ratio, rng)
 			if err != nil {
@@ -453,7 +560,7 @@ func TestSample(t *testing.T) {
 					t.Fatalf("%s: node %d maps to %d", tg.Name, i, sub.Nodes[i])
 				}
 			}
-			for _, pair := range [][2]product.Edges{{full.Internal, sub.Internal}, {full.External, sub.External}, {full.Point, sub.Point}} {
+			for _, pair := range [][2]product.Edges{{conn(full, "internal"), conn(sub, "internal")}, {conn(full, "external"), conn(sub, "external")}, {conn(full, "point"), conn(sub, "point")}} {
 				var want [][3]int32
 				for i := range pair[0].Dst {
 					if kept[int(pair[0].Dst[i])/n] && kept[int(pair[0].Src[i])/n] {
@@ -471,7 +578,7 @@ func TestSample(t *testing.T) {
 			}
 		}
 	}
-	full, _ := product.New(testgraphs.Path(4))
+	full, _ := product.New(testgraphs.Path(4), 2)
 	if _, err := full.Sample([]int{1, 1}); err == nil || !strings.Contains(err.Error(), "root 1 listed twice") {
 		t.Errorf("duplicate root: %v", err)
 	}
@@ -487,11 +594,11 @@ func TestSample(t *testing.T) {
 // The product graph of the path 0 – 1 – 2: node (s, v) is s·3 + v.
 func ExampleNew() {
 	g, _ := graph.New(3, []graph.Edge{{0, 1}, {1, 2}}, graph.Features{}, graph.Features{})
-	p, _ := product.New(g)
+	p, _ := product.New(g, 2)
 	fmt.Println("nodes:", p.NumNodes())
-	fmt.Println("internal (s,v) ← (s,w), first subgraph:", p.Internal.Dst[:4], p.Internal.Src[:4])
-	fmt.Println("external (s,v) ← (t,v), into (0,·):", p.External.Dst[:3], p.External.Src[:3])
-	fmt.Println("point (s,v) ← (v,v), into (0,·):", p.Point.Dst[:3], p.Point.Src[:3])
+	fmt.Println("internal (s,v) ← (s,w), first subgraph:", conn(p, "internal").Dst[:4], conn(p, "internal").Src[:4])
+	fmt.Println("external (s,v) ← (t,v), into (0,·):", conn(p, "external").Dst[:3], conn(p, "external").Src[:3])
+	fmt.Println("point (s,v) ← (v,v), into (0,·):", conn(p, "point").Dst[:3], conn(p, "point").Src[:3])
 	fmt.Println("marks:", product.NodeMarking(g))
 	// Output:
 	// nodes: 9

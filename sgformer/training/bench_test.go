@@ -1,6 +1,7 @@
 package training_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/gomlx/gomlx/backends"
@@ -41,6 +42,15 @@ func zincBatch(b *testing.B, execution string) (*batch.Batch, model.Spec) {
 	return bt, model.Spec{NodeVocab: ds.NodeVocab, EdgeVocab: ds.EdgeVocab, Tasks: 1}
 }
 
+// modelConfig returns the model configuration of ctx.
+func modelConfig(b *testing.B, ctx *context.Context) model.Config {
+	c, err := model.ReadConfig(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return c
+}
+
 // benchSetup returns the batch, the backend ($GOMLX_BACKEND, else the pure-Go one) and a
 // context with the ZINC recipe and the given execution.
 func benchSetup(b *testing.B, execution string) (*batch.Batch, model.Spec, backends.Backend, *context.Context) {
@@ -62,8 +72,8 @@ func BenchmarkZINCTrainStep(b *testing.B) {
 	for _, execution := range []string{model.Sparse, model.Dense} {
 		b.Run(execution, func(b *testing.B) {
 			bt, spec, be, ctx := benchSetup(b, execution)
-			trainer := train.NewTrainer(be, ctx, model.New(spec), model.L1Loss, optimizers.Adam().Done(), nil, nil)
-			inputs, labels, err := model.Tensors(bt, spec)
+			trainer := train.NewTrainer(be, ctx, model.New(spec, modelConfig(b, ctx)), model.L1Loss, optimizers.Adam().Done(), nil, nil)
+			inputs, labels, err := model.Tensors(bt, spec, modelConfig(b, ctx))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -86,7 +96,7 @@ func BenchmarkZINCInference(b *testing.B) {
 	for _, execution := range []string{model.Sparse, model.Dense} {
 		b.Run(execution, func(b *testing.B) {
 			bt, spec, be, ctx := benchSetup(b, execution)
-			fn := model.New(spec)
+			fn := model.New(spec, modelConfig(b, ctx))
 			exec, err := context.NewExec(be, ctx, func(ctx *context.Context, nodes []*graph.Node) *graph.Node {
 				ctx.SetTraining(nodes[0].Graph(), false)
 				return fn(ctx, nil, nodes)[0]
@@ -94,7 +104,7 @@ func BenchmarkZINCInference(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			inputs, _, err := model.Tensors(bt, spec)
+			inputs, _, err := model.Tensors(bt, spec, modelConfig(b, ctx))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -113,6 +123,86 @@ func BenchmarkZINCInference(b *testing.B) {
 				}
 				out[0].MustFinalizeAll()
 			}
+		})
+	}
+}
+
+// BenchmarkTupleOrder is the cost of K = 3 (Appendix B: n³ product nodes, 3 adjacencies and 3
+// point updates per block) against K = 2 on ZINC-sized graphs: one training step and one
+// inference pass of the ZINC model (6 layers, hidden 96, 4 heads, k = 8 exact PE) on a batch of
+// the first 8 ZINC-12k training molecules (23 atoms on average), reported per graph.
+func BenchmarkTupleOrder(b *testing.B) {
+	ds, err := data.ZINC(shareddata.Dir(b, "zinc12k"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	be, err := backend.New("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	const graphs = 8
+	spec := model.Spec{NodeVocab: ds.NodeVocab, EdgeVocab: ds.EdgeVocab, Tasks: 1}
+	for _, k := range []int{2, 3} {
+		ctx := context.New()
+		training.Defaults(ctx)
+		ctx.SetParams(training.DefaultRecipe("zinc12k"))
+		ctx.SetParams(map[string]any{model.ParamTupleK: k, model.ParamPEMode: string(preprocess.Exact)})
+		c := modelConfig(b, ctx)
+		var exs []batch.Example
+		for i, g := range ds.Graphs[:graphs] {
+			it, err := preprocess.Graph(g, c.Preprocess())
+			if err != nil {
+				b.Fatal(err)
+			}
+			exs = append(exs, batch.Example{Graph: g, Item: it, Target: ds.Labels[i : i+1]})
+		}
+		bt, err := batch.Build(exs, nil, batch.Options{PEK: c.PEColumns(), MaxDistance: c.MaxDistance, Bucket: 1.15}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		inputs, labels, err := model.Tensors(bt, spec, c)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("K=%d/train", k), func(b *testing.B) {
+			trainer := train.NewTrainer(be, ctx, model.New(spec, modelConfig(b, ctx)), model.L1Loss, optimizers.Adam().Done(), nil, nil)
+			if _, err := trainer.TrainStep(nil, inputs, labels); err != nil { // compiles
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for range b.N {
+				if _, err := trainer.TrainStep(nil, inputs, labels); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Seconds())/float64(b.N*graphs), "s/graph")
+			b.ReportMetric(float64(bt.Nodes), "nodes/batch")
+		})
+		b.Run(fmt.Sprintf("K=%d/inference", k), func(b *testing.B) {
+			fn := model.New(spec, modelConfig(b, ctx))
+			exec, err := context.NewExec(be, ctx.Reuse(), func(ctx *context.Context, nodes []*graph.Node) *graph.Node {
+				ctx.SetTraining(nodes[0].Graph(), false)
+				return fn(ctx, nil, nodes)[0]
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+			args := make([]any, len(inputs))
+			for i, x := range inputs {
+				args[i] = x
+			}
+			if _, err := exec.Exec(args...); err != nil { // compiles
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for range b.N {
+				out, err := exec.Exec(args...)
+				if err != nil {
+					b.Fatal(err)
+				}
+				out[0].MustFinalizeAll()
+			}
+			b.ReportMetric(float64(b.Elapsed().Seconds())/float64(b.N*graphs), "s/graph")
 		})
 	}
 }

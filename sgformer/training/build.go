@@ -39,7 +39,7 @@ func BuildModel(be backends.Backend, spec model.Spec, params map[string]any) (*c
 		if err != nil {
 			return nil, model.Config{}, err
 		}
-		item, err := preprocess.Graph(g, preprocess.Options{PEK: cfg.Model.PEK, PEMode: cfg.Model.PEMode})
+		item, err := preprocess.Graph(g, cfg.Model.Preprocess())
 		if err != nil {
 			return nil, model.Config{}, err
 		}
@@ -55,7 +55,7 @@ func BuildModel(be backends.Backend, spec model.Spec, params map[string]any) (*c
 	for i, x := range inputs {
 		args[i] = x
 	}
-	fn := model.New(spec)
+	fn := model.New(spec, cfg.Model)
 	exec, err := context.NewExec(be, ctx, func(ctx *context.Context, nodes []*Node) *Node {
 		ctx.SetTraining(nodes[0].Graph(), false)
 		return fn(ctx, nil, nodes)[0]

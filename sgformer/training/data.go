@@ -22,6 +22,8 @@ type Task struct {
 	// Train, Valid and Test index Examples.
 	Train, Valid, Test []int
 	Spec               model.Spec
+	// Source is where the task's data came from (LoadTask), recorded with a run.
+	Source Source
 }
 
 // NewTask assembles a task from graphs, their preprocessed forms, their labels (row-major,
@@ -59,6 +61,7 @@ func newRand(seed int, stream uint64) *rand.Rand {
 // batching holds what turns examples into model inputs.
 type batching struct {
 	spec       model.Spec
+	model      model.Config
 	options    batch.Options
 	preprocess preprocess.Options // how a graph not seen before is preprocessed
 	size       int
@@ -90,7 +93,7 @@ func (b batching) build(examples []batch.Example, rng *rand.Rand, training bool)
 	if err != nil {
 		return nil, nil, err
 	}
-	return model.Tensors(bt, b.spec)
+	return model.Tensors(bt, b.spec, b.model)
 }
 
 // epochData is the training split as a GoMLX train.Dataset: one epoch of shuffled batches,

@@ -40,7 +40,7 @@ func TestGoldenK2(t *testing.T) {
 		ctx.SetParams(params)
 		out := t.TempDir()
 		if _, err := training.Train(ctx, task, training.Options{Out: out, Backend: be}); err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", name, err)
 		}
 		var bits []uint64
 		for _, r := range readRecords(t, filepath.Join(out, training.MetricsFile)) {

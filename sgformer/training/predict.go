@@ -35,7 +35,7 @@ func NewPredictor(ctx *context.Context, be backends.Backend, spec model.Spec) (*
 	if err != nil {
 		return nil, err
 	}
-	fn := model.New(spec)
+	fn := model.New(spec, cfg.Model)
 	exec, err := context.NewExec(be, ctx.Reuse(), func(ctx *context.Context, nodes []*Node) *Node {
 		ctx.SetTraining(nodes[0].Graph(), false)
 		return ConvertDType(fn(ctx, nil, nodes)[0], dtypes.Float64)
@@ -50,10 +50,11 @@ func NewPredictor(ctx *context.Context, be backends.Backend, spec model.Spec) (*
 // newBatching returns the batching of a run's configuration.
 func newBatching(cfg Config, spec model.Spec) batching {
 	return batching{
-		spec: spec,
-		options: batch.Options{PEK: cfg.Model.PEK, MaxDistance: cfg.Model.MaxDistance, Bucket: cfg.Bucket,
-			Original: cfg.Model.Model == model.GIN, Dense: cfg.Model.Execution == model.Dense},
-		preprocess: preprocess.Options{PEK: cfg.Model.PEK, PEMode: cfg.Model.PEMode},
+		spec:  spec,
+		model: cfg.Model,
+		options: batch.Options{PEK: cfg.Model.PEColumns(), MaxDistance: cfg.Model.MaxDistance, Bucket: cfg.Bucket,
+			Original: !cfg.Model.OnProducts(), Dense: cfg.Model.Execution == model.Dense},
+		preprocess: cfg.Model.Preprocess(),
 		size:       cfg.BatchSize,
 		ratio:      cfg.SamplingRatio,
 		signFlips:  cfg.SignFlip,

@@ -133,6 +133,14 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 		if err := os.Remove(filepath.Join(opt.Out, MetricsFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, err
 		}
+		src := task.Source
+		if src.Dataset == "" {
+			src.Dataset = task.Name
+		}
+		src.Spec = task.Spec
+		if err := writeJSONAtomic(filepath.Join(opt.Out, RunFile), src); err != nil {
+			return nil, err
+		}
 	}
 	// The configuration as the run goes on: a resumed run may have more epochs. The learning
 	// rate recorded is the initial one.
@@ -156,7 +164,7 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 	if !opt.Resume {
 		ctx.SetParam(context.ParamInitialSeed, int64(cfg.Seed)+1) // GoMLX takes seed 0 as "random"
 	}
-	optimizer, modelFn, lossFn := newOptimizer(cfg, model.New(task.Spec), lossFn)
+	optimizer, modelFn, lossFn := newOptimizer(cfg, model.New(task.Spec, cfg.Model), lossFn)
 	trainer := train.NewTrainer(opt.Backend, ctx, modelFn, lossFn, optimizer, nil, nil)
 	if opt.Resume {
 		trainer.SetContext(ctx.Reuse())

@@ -16,6 +16,9 @@ import (
 	"github.com/sgformer/sgformer/data"
 	"github.com/sgformer/sgformer/internal/shareddata"
 	"github.com/sgformer/sgformer/sgformer/backend"
+	"github.com/sgformer/sgformer/sgformer/batch"
+	"github.com/sgformer/sgformer/sgformer/graph"
+	"github.com/sgformer/sgformer/sgformer/metrics"
 	"github.com/sgformer/sgformer/sgformer/model"
 	"github.com/sgformer/sgformer/sgformer/preprocess"
 	"github.com/sgformer/sgformer/sgformer/training"
@@ -245,5 +248,100 @@ func TestManyBatchShapes(t *testing.T) {
 		training.ParamSamplingRatio: 0.5, training.ParamEpochs: 1, model.ParamLayers: 1, model.ParamHidden: 6})
 	if _, err := training.Train(ctx, task, training.Options{Out: t.TempDir(), Backend: be}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A run's PE mode, tuple order and aggregations travel with it: a run trained on a task from
+// LoadTask (concatenation PE; 3-tuples) is read back by OpenRun with its configuration and data
+// source, and its reloaded best epoch reproduces the recorded test metric.
+func TestRunCarriesItsConfiguration(t *testing.T) {
+	be, err := backend.New("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, params := range []map[string]any{
+		{model.ParamPEMode: "concat", model.ParamPEK: 2},
+		{model.ParamTupleK: 3, model.ParamPEK: 3, model.ParamHidden: 24, training.ParamBatchSize: 4},
+		{model.ParamAggregations: "external,point", model.ParamHidden: 24},
+	} {
+		ctx := newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 1})
+		ctx.SetParams(params)
+		cfg, err := model.ReadConfig(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := training.Source{Dataset: training.Synthetic, SyntheticGraphs: 12}
+		task, err := training.LoadTask(src, cfg, "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := t.TempDir()
+		sum, err := training.Train(ctx, task, training.Options{Out: out, Backend: be})
+		if err != nil {
+			t.Fatalf("%v: %v", params, err)
+		}
+		loaded, src2, _, err := training.OpenRun(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg2, err := model.ReadConfig(loaded)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg2.PEMode != cfg.PEMode || cfg2.TupleK != cfg.TupleK || strings.Join(cfg2.Aggregations, ",") != strings.Join(cfg.Aggregations, ",") || src2.Dataset != src.Dataset || src2.SyntheticGraphs != 12 {
+			t.Fatalf("%v: reloaded %+v from %+v", params, cfg2, src2)
+		}
+		task2, err := training.LoadTask(src2, cfg2, "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := training.NewPredictor(loaded, be, src2.Spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		metric, _ := metrics.ByName(sum.Metric)
+		test, err := p.Evaluate(task2, task2.Test, metric)
+		if err != nil || math.Abs(test-sum.TestAtBest) > 1e-9*max(1, math.Abs(test)) {
+			t.Fatalf("%v: reloaded test %v (%v), recorded %v", params, test, err, sum.TestAtBest)
+		}
+	}
+}
+
+// A graph without edges (a single atom; a salt of separate ions) is predicted like any other,
+// with or without the bond features' width given, alone or in a batch with bonded graphs.
+func TestPredictGraphWithoutEdges(t *testing.T) {
+	be, err := backend.New("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	task := syntheticTask(t, 16, 2)
+	ctx := newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 1})
+	out := t.TempDir()
+	if _, err := training.Train(ctx, task, training.Options{Out: out, Backend: be}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := training.NewPredictor(ctx, be, task.Spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bonds := range []graph.Features{{}, {Width: 1, Ints: []int32{}}} {
+		for _, n := range []int{1, 3} {
+			g, err := graph.New(n, nil, graph.Features{Width: 1, Ints: make([]int32, n)}, bonds)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pred, err := p.PredictGraph(g)
+			if err != nil || len(pred) != 1 || math.IsNaN(pred[0]) {
+				t.Fatalf("%d atoms, no bonds (%+v): %v, %v", n, bonds, pred, err)
+			}
+			item, err := preprocess.Graph(g, preprocess.Options{PEK: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			mixed := []batch.Example{{Graph: g, Item: item, Target: []float64{0}}, task.Examples[0]}
+			if _, err := p.Predict(mixed); err != nil {
+				t.Fatalf("an edgeless graph first in a batch: %v", err)
+			}
+		}
 	}
 }

@@ -22,7 +22,13 @@ import (
 
 // sections maps each generated section's name to its renderer, which is given the project root.
 var sections = map[string]func(root string) (string, error){
-	"recipes": recipesSection,
+	"recipes":         recipesSection,
+	"rook-shrikhande": rookShrikhandeSection,
+	"zinc-cpu":        epochsSection("results/zinc12k-cpu"),
+	"synthetic":       compareSection("results/synthetic"),
+	"molesol-paper":   seedsSection("results/ogbg-molesol-paper", "0.826 ± 0.010"),
+	"molesol-earlier": summarySection("results/ogbg-molesol"),
+	"molbace":         summarySection("results/ogbg-molbace"),
 }
 
 func main() {

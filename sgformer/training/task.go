@@ -1,0 +1,163 @@
+package training
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gomlx/gomlx/pkg/ml/context"
+
+	"github.com/sgformer/sgformer/data"
+	"github.com/sgformer/sgformer/sgformer/model"
+	"github.com/sgformer/sgformer/sgformer/preprocess"
+)
+
+// RunFile is the run directory's record of its data (a Source), written when training starts,
+// so that resuming, evaluating and predicting find the same data.
+const RunFile = "run.json"
+
+// Synthetic tasks built in (data.Synthetic): counting triangles (also "synthetic-triangles")
+// or 4-cycles on random graphs.
+const (
+	Synthetic           = "synthetic"
+	SyntheticFourCycles = "synthetic-4cycles"
+)
+
+// Datasets lists the dataset names LoadTask reads: the synthetic tasks and data.Sources.
+func Datasets() []string {
+	names := []string{Synthetic, SyntheticFourCycles}
+	for _, s := range data.Sources {
+		names = append(names, s.Name)
+	}
+	return names
+}
+
+// Source selects the data of a run: a dataset and how much of it.
+type Source struct {
+	// Dataset is a name of Datasets.
+	Dataset string `json:"dataset"`
+	// DataDir holds the dataset's files ("": data.DefaultDir).
+	DataDir string `json:"data_dir,omitempty"`
+	// TrainSubset, if positive, trains on the first graphs of the training split only.
+	TrainSubset int `json:"train_subset,omitempty"`
+	// SyntheticGraphs is the number of graphs of a synthetic task (0: 300).
+	SyntheticGraphs int `json:"synthetic_graphs,omitempty"`
+	// Spec is the data's dimensions, set by LoadTask.
+	Spec model.Spec `json:"spec"`
+}
+
+// LoadTask reads src's dataset and preprocesses it as the model configured by cfg needs: its
+// PE, tuple order and connectivities. Unless cacheDir is empty, the preprocessing is cached
+// there (preprocess.Cached; synthetic tasks are not cached) and log, if not nil, hears when it
+// was computed.
+func LoadTask(src Source, cfg model.Config, cacheDir string, log io.Writer) (*Task, error) {
+	ds, err := loadDataset(src)
+	if err != nil {
+		return nil, err
+	}
+	opt := cfg.Preprocess()
+	var items []preprocess.Item
+	if strings.HasPrefix(src.Dataset, Synthetic) || cacheDir == "" {
+		items, err = preprocess.Dataset(ds.Graphs, opt, 0, nil)
+	} else {
+		path := filepath.Join(cacheDir, preprocess.CacheName(ds.Name, opt))
+		var fresh bool
+		items, fresh, err = preprocess.Cached(path, ds.Graphs, opt, 0, nil)
+		if err == nil && fresh && log != nil {
+			fmt.Fprintf(log, "preprocessed %d graphs into %s\n", len(items), path)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	train := ds.Split.Train
+	if src.TrainSubset > 0 && src.TrainSubset < len(train) {
+		train = train[:src.TrainSubset]
+	}
+	src.Spec = model.Spec{NodeVocab: ds.NodeVocab, EdgeVocab: ds.EdgeVocab, Tasks: ds.Tasks}
+	task, err := NewTask(ds.Name, ds.Graphs, items, ds.Labels, src.Spec, train, ds.Split.Valid, ds.Split.Test)
+	if err != nil {
+		return nil, err
+	}
+	task.Source = src
+	return task, nil
+}
+
+// loadDataset reads the dataset of src.
+func loadDataset(src Source) (*data.Dataset, error) {
+	count := src.SyntheticGraphs
+	if count <= 0 {
+		count = 300
+	}
+	switch src.Dataset {
+	case Synthetic, "synthetic-triangles":
+		return data.Synthetic(data.Triangles, count, 1)
+	case SyntheticFourCycles:
+		return data.Synthetic(data.FourCycles, count, 1)
+	}
+	if _, err := data.SourceOf(src.Dataset); err != nil {
+		return nil, fmt.Errorf("training: unknown dataset %q (want one of %s)", src.Dataset, strings.Join(Datasets(), ", "))
+	}
+	return data.Load(src.Dataset, src.DataDir)
+}
+
+// ReadSource reads the RunFile of the run directory run.
+func ReadSource(run string) (Source, error) {
+	var src Source
+	path := filepath.Join(run, RunFile)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return src, fmt.Errorf("training: %s is not a run directory: %w", run, err)
+	}
+	if err := json.Unmarshal(raw, &src); err != nil {
+		return src, fmt.Errorf("training: %s: %w", path, err)
+	}
+	return src, nil
+}
+
+// ReadHyperparameters sets in ctx the hyperparameters of the run directory run, from its
+// ConfigFile, as values of each parameter's type. Runs from before a parameter existed get its
+// default.
+func ReadHyperparameters(ctx *context.Context, run string) error {
+	path := filepath.Join(run, ConfigFile)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("training: %s is not a run directory: %w", run, err)
+	}
+	var values map[string]any
+	if err := json.Unmarshal(raw, &values); err != nil {
+		return fmt.Errorf("training: %s: %w", path, err)
+	}
+	for _, p := range AllParams() {
+		v, ok := values[p.Name]
+		if !ok {
+			continue
+		}
+		if _, isInt := p.Default.(int); isInt {
+			if f, ok := v.(float64); ok && f == float64(int(f)) {
+				v = int(f)
+			}
+		}
+		ctx.SetParam(p.Name, v)
+	}
+	return nil
+}
+
+// OpenRun reads the run directory run for evaluation or prediction: a context with its
+// hyperparameters and the weights of its best epoch (Load), its data source and its summary.
+func OpenRun(run string) (*context.Context, Source, *Summary, error) {
+	src, err := ReadSource(run)
+	if err != nil {
+		return nil, src, nil, err
+	}
+	ctx := context.New()
+	Defaults(ctx)
+	sum, err := Load(ctx, run)
+	if err != nil {
+		return nil, src, nil, err
+	}
+	return ctx, src, sum, nil
+}
