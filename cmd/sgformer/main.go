@@ -57,7 +57,7 @@ var commands = []command{
 }
 
 // run executes the command line args and returns the process exit code: 0 on success, 1 on
-// failure, 2 on a usage error.
+// failure, 2 on a usage error, 130 when interrupted (Ctrl-C).
 func run(args []string, in io.Reader, out, errOut io.Writer) int {
 	usage := func() {
 		fmt.Fprintln(errOut, "usage: sgformer COMMAND [flags]\n\ncommands:")
@@ -86,6 +86,9 @@ func run(args []string, in io.Reader, out, errOut io.Writer) int {
 		case errors.As(err, new(usageError)):
 			fmt.Fprintf(errOut, "sgformer %s: %v\n", c.name, err)
 			return 2
+		case errors.As(err, new(interrupted)):
+			fmt.Fprintf(errOut, "sgformer %s: %v\n", c.name, err)
+			return 130
 		default:
 			fmt.Fprintf(errOut, "sgformer %s: %v\n", c.name, err)
 			return 1

@@ -1,14 +1,17 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gomlx/gomlx/backends"
@@ -133,8 +136,69 @@ func (h *hyperFlags) apply(ctx *context.Context) error {
 			return usageError{err.Error()}
 		}
 	}
-	if _, err := model.ReadConfig(ctx); err != nil {
+	if _, err := training.ReadConfig(ctx); err != nil {
 		return usageError{err.Error()}
+	}
+	return nil
+}
+
+// checkResume reports, as a usage error, a flag given with --resume that contradicts the run's
+// configuration or data (run.json, config.json): only --epochs and --time-limit may change.
+func (h *hyperFlags) checkResume(run string) error {
+	src, err := training.ReadSource(run)
+	if err != nil {
+		return fmt.Errorf("nothing to resume in %s: %w", run, err)
+	}
+	var bad error
+	visited := map[string]bool{}
+	h.fs.Visit(func(f *flag.Flag) {
+		visited[f.Name] = true
+		var was any
+		switch f.Name {
+		case "dataset":
+			was = src.Dataset
+		case "data-dir":
+			was = src.DataDir
+		case "train-subset":
+			was = src.TrainSubset
+		case "synthetic-graphs":
+			was = src.SyntheticGraphs
+		default:
+			return
+		}
+		if bad == nil && f.Value.String() != fmt.Sprint(was) {
+			bad = usagef("--%s %s contradicts the run's %s %v; on --resume only --epochs and --time-limit may change", f.Name, f.Value, f.Name, was)
+		}
+	})
+	if bad != nil {
+		return bad
+	}
+	ran := context.New()
+	training.Defaults(ran)
+	if err := training.ReadHyperparameters(ran, run); err != nil {
+		return err
+	}
+	asked := context.New()
+	training.Defaults(asked)
+	if err := training.ReadHyperparameters(asked, run); err != nil {
+		return err
+	}
+	if err := h.apply(asked); err != nil {
+		return err
+	}
+	for _, p := range training.AllParams() {
+		a, _ := asked.GetParam(p.Name)
+		r, _ := ran.GetParam(p.Name)
+		if p.Name == training.ParamEpochs || fmt.Sprint(a) == fmt.Sprint(r) {
+			continue
+		}
+		given := fmt.Sprintf("%s=%v", p.Name, a)
+		for _, n := range named {
+			if n.param == p.Name && visited[n.flag] {
+				given = fmt.Sprintf("--%s %v", n.flag, a)
+			}
+		}
+		return usagef("%s contradicts the run's %s = %v; on --resume only --epochs and --time-limit may change", given, p.Name, r)
 	}
 	return nil
 }
@@ -168,8 +232,15 @@ func trainCmd(args []string, io stdio) error {
 	if *out == "" {
 		return usagef("--out RUN is required")
 	}
-	if err := h.apply(ctx); err != nil {
+	if *resume {
+		if err := h.checkResume(*out); err != nil {
+			return err
+		}
+	} else if err := h.apply(ctx); err != nil {
 		return err
+	}
+	if d.TrainSubset < 0 {
+		return usagef("--train-subset %d: want 0 (all) or a number of graphs", d.TrainSubset)
 	}
 	summary, err := runTraining(ctx, &d, training.Options{Out: *out, Resume: *resume, Epochs: epochsFlag(fs), Deadline: deadline(*limit)}, *backendName, io)
 	if err != nil {
@@ -220,12 +291,60 @@ func runTraining(ctx *context.Context, d *dataFlags, opt training.Options, backe
 		return nil, err
 	}
 	task, err := training.LoadTask(d.Source, c, d.CacheDir, io.err)
+	var subset *training.SubsetError
+	if errors.As(err, &subset) {
+		return nil, usagef("--train-subset %d: the training split has %d graphs", subset.Asked, subset.Graphs)
+	}
 	if err != nil {
 		return nil, err
 	}
-	opt.Progress, opt.Log = io.err, io.err
-	return training.Train(ctx, task, opt)
+	opt.Log = io.err
+	if isTerminal(io.err) { // a progress bar redrawn in place has no place in a log file
+		opt.Progress = io.err
+	}
+	stop, release := interrupts(io)
+	defer release()
+	opt.Stop = stop
+	sum, err := training.Train(ctx, task, opt)
+	if errors.Is(err, training.ErrInterrupted) {
+		return sum, interrupted{fmt.Sprintf("%v; continue with: sgformer train --resume --out %s", err, opt.Out)}
+	}
+	return sum, err
 }
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// interrupts returns a channel closed on the first SIGINT or SIGTERM, announced on io.err, after
+// which the signals have their default effect again (a second Ctrl-C ends the process at once);
+// release stops listening.
+func interrupts(io stdio) (stop <-chan struct{}, release func()) {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	ch, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		select {
+		case s := <-sig:
+			signal.Stop(sig)
+			fmt.Fprintf(io.err, "\n%v: stopping at the next training step (the epoch under way is abandoned; the last checkpoint is kept); again to quit at once\n", s)
+			close(ch)
+		case <-done:
+		}
+	}()
+	return ch, func() { signal.Stop(sig); close(done) }
+}
+
+// interrupted is a run stopped by a signal: exit status 130, as a shell reports Ctrl-C.
+type interrupted struct{ msg string }
+
+func (e interrupted) Error() string { return e.msg }
 
 // peekFlag returns the value of --name in args (before parsing), or def.
 func peekFlag(args []string, name, def string) string {

@@ -2,6 +2,8 @@ package training
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -46,8 +48,8 @@ type Options struct {
 	Resume bool
 	// Epochs, when positive, overrides the number of epochs (e.g. to extend a resumed run).
 	Epochs int
-	// Progress receives a progress bar (rate and ETA over the whole run); Log one line per
-	// epoch. Either may be nil.
+	// Progress receives a progress bar (rate and ETA over the whole run), for a terminal; Log
+	// one line per epoch, with the ETA of the run. Either may be nil.
 	Progress, Log io.Writer
 	// OnEpoch, if not nil, is called with each epoch's record once it is written (e.g. to
 	// redraw a live training curve).
@@ -55,7 +57,14 @@ type Options struct {
 	// Deadline, if not zero, ends training early, at a checkpoint: after an epoch, when another
 	// as long would end after it (a job's time limit). Resume continues the run.
 	Deadline time.Time
+	// Stop, when closed (e.g. on Ctrl-C), ends training at the next training step: the epoch
+	// under way is abandoned, the run stays at its last checkpoint, and Train returns
+	// ErrInterrupted with the summary of the epochs done. Resume continues the run.
+	Stop <-chan struct{}
 }
+
+// ErrInterrupted reports training ended by Options.Stop.
+var ErrInterrupted = errors.New("training: interrupted")
 
 // Record is one line of MetricsFile.
 type Record struct {
@@ -102,6 +111,9 @@ type state struct {
 	// random-number state, counters): GoMLX's checkpoints do not record it, and a variable
 	// loaded as trainable would be changed by the optimizer.
 	Frozen []string `json:"frozen"`
+	// Checksum is the SHA-256 of this state (without the checksum) and of every file of the
+	// checkpoint's variables, so that a damaged checkpoint is never resumed from.
+	Checksum string `json:"checksum"`
 }
 
 // Train trains the model described by ctx's hyperparameters on task, evaluating the validation
@@ -113,7 +125,7 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 	st := &state{}
 	if opt.Resume {
 		if err := load(ctx, filepath.Join(opt.Out, CheckpointDir), st); err != nil {
-			return nil, fmt.Errorf("training: nothing to resume in %s: %w", opt.Out, err)
+			return nil, resumeError(opt.Out, err)
 		}
 	} else if _, err := os.Stat(filepath.Join(opt.Out, CheckpointDir)); err == nil {
 		return nil, fmt.Errorf("training: %s already holds a run; resume it with --resume or choose another --out", opt.Out)
@@ -178,6 +190,14 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 		lossCount++
 		return nil
 	})
+	if opt.Stop != nil {
+		loop.OnStep("stop", 2, func(*train.Loop, []*tensors.Tensor) error {
+			if stopped(opt.Stop) {
+				return ErrInterrupted
+			}
+			return nil
+		})
+	}
 	var bar *progressbar.ProgressBar
 	if opt.Progress != nil && st.Epoch < epochs {
 		bar = progressbar.NewOptions((epochs-st.Epoch)*data.steps(),
@@ -198,7 +218,8 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 		return predictor.Evaluate(task, split, metric)
 	}
 
-	for epoch := st.Epoch + 1; epoch <= epochs; epoch++ {
+	first, began := st.Epoch+1, time.Now()
+	for epoch := first; epoch <= epochs; epoch++ {
 		start := time.Now()
 		if cfg.Schedule == Cosine {
 			st.setLR(ctx, scheduledLR(st.BaseLR, cfg.MinLearningRate, epoch, cfg.WarmupEpochs, epochs))
@@ -206,6 +227,15 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 		data.start(epoch)
 		lossSum, lossCount = 0, 0
 		if _, err := loop.RunEpochs(data, 1); err != nil {
+			if stopped(opt.Stop) {
+				if bar != nil {
+					fmt.Fprintln(opt.Progress)
+				}
+				if opt.Log != nil {
+					fmt.Fprintf(opt.Log, "interrupted during epoch %d: the run is at its epoch-%d checkpoint; resume to continue\n", epoch, st.Epoch)
+				}
+				return summarize(ctx, task, cfg, st), fmt.Errorf("%w during epoch %d of %s (resume from epoch %d)", ErrInterrupted, epoch, opt.Out, st.Epoch)
+			}
 			return nil, fmt.Errorf("training: epoch %d: %w", epoch, err)
 		}
 		valid, err := evaluate(task.Valid)
@@ -250,8 +280,10 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 			opt.OnEpoch(rec)
 		}
 		if opt.Log != nil {
-			fmt.Fprintf(opt.Log, "epoch %d/%d  train_loss %.4f  val %s %.4f  test %.4f  lr %.2g  %.1fs  (best val %.4f at epoch %d, test %.4f)\n",
-				epoch, epochs, rec.TrainLoss, metric.Name, valid, test, rec.LR, rec.Seconds, st.BestValid, st.BestEpoch, st.TestAtBest)
+			done := epoch - first + 1
+			eta := time.Duration(float64(time.Since(began)) / float64(done) * float64(epochs-epoch)).Round(time.Second)
+			fmt.Fprintf(opt.Log, "epoch %d/%d  train_loss %.4f  val %s %.4f  test %.4f  lr %.2g  %.1fs  (best val %.4f at epoch %d, test %.4f)  eta %v\n",
+				epoch, epochs, rec.TrainLoss, metric.Name, valid, test, rec.LR, rec.Seconds, st.BestValid, st.BestEpoch, st.TestAtBest, eta)
 		}
 		if !opt.Deadline.IsZero() && epoch < epochs && time.Now().Add(time.Since(start)).After(opt.Deadline) {
 			if bar != nil {
@@ -264,6 +296,16 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 		}
 	}
 	return summarize(ctx, task, cfg, st), nil
+}
+
+// stopped reports whether stop is closed.
+func stopped(stop <-chan struct{}) bool {
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
+	}
 }
 
 // plateau is ReduceLROnPlateau with PyTorch's defaults (relative threshold 1e-4, no cooldown):
@@ -376,6 +418,10 @@ func save(ctx *context.Context, dir string, st *state) error {
 	if err != nil {
 		return fmt.Errorf("training: saving %s: %w", dir, err)
 	}
+	st.Checksum = ""
+	if st.Checksum, err = checksum(staging, st); err != nil {
+		return err
+	}
 	if err := writeJSONAtomic(filepath.Join(staging, stateFile), st); err != nil {
 		return err
 	}
@@ -395,23 +441,43 @@ func save(ctx *context.Context, dir string, st *state) error {
 	return os.RemoveAll(old)
 }
 
+// errCorrupt marks a checkpoint that exists but cannot be trusted.
+var errCorrupt = errors.New("corrupt")
+
 // load reads a checkpoint written by save into ctx and st. If the checkpoint directory is
-// missing but an interrupted save left its predecessor (dir.old), that one is used.
+// missing but an interrupted save left its predecessor (dir.old), that one is used. A
+// checkpoint whose files do not match its checksum, or cannot be read, is an error wrapping
+// errCorrupt; a missing one wraps os.ErrNotExist.
 func load(ctx *context.Context, dir string, st *state) error {
 	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
 		if _, err := os.Stat(dir + ".old"); err == nil {
 			dir += ".old"
 		}
 	}
-	raw, err := os.ReadFile(filepath.Join(dir, stateFile))
-	if err != nil {
+	if _, err := os.Stat(dir); err != nil {
 		return err
 	}
-	if err := json.Unmarshal(raw, st); err != nil {
-		return fmt.Errorf("%s is corrupt: %w", filepath.Join(dir, stateFile), err)
+	corrupt := func(format string, args ...any) error {
+		return fmt.Errorf("checkpoint %s is %w: %s", dir, errCorrupt, fmt.Sprintf(format, args...))
 	}
-	if _, err := checkpoints.Load(ctx).Dir(filepath.Join(dir, checkpointVars)).Immediate().Done(); err != nil {
-		return fmt.Errorf("checkpoint %s: %w", dir, err)
+	raw, err := os.ReadFile(filepath.Join(dir, stateFile))
+	if err != nil {
+		return corrupt("%v", err)
+	}
+	if err := json.Unmarshal(raw, st); err != nil {
+		return corrupt("%s: %v", stateFile, err)
+	}
+	if st.Checksum != "" { // runs from before checksums have none
+		got, err := checksum(dir, st)
+		if err != nil {
+			return corrupt("%v", err)
+		}
+		if got != st.Checksum {
+			return corrupt("its files do not match the checksum in %s", stateFile)
+		}
+	}
+	if err := loadVariables(ctx, filepath.Join(dir, checkpointVars)); err != nil {
+		return corrupt("%v", err)
 	}
 	frozen := make(map[string]bool, len(st.Frozen))
 	for _, name := range st.Frozen {
@@ -423,6 +489,63 @@ func load(ctx *context.Context, dir string, st *state) error {
 		}
 	}
 	return nil
+}
+
+// loadVariables reads GoMLX's checkpoint files in dir into ctx. GoMLX's reader panics on some
+// damaged files (it is written for files it wrote): a panic is an error here.
+func loadVariables(ctx *context.Context, dir string) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	_, err = checkpoints.Load(ctx).Dir(dir).Immediate().Done()
+	return err
+}
+
+// checksum returns the SHA-256 of st without its checksum and of every file of the variables
+// of the checkpoint dir (names and contents, in name order).
+func checksum(dir string, st *state) (string, error) {
+	copied := *st
+	copied.Checksum = ""
+	h := sha256.New()
+	raw, err := json.Marshal(copied)
+	if err != nil {
+		return "", err
+	}
+	h.Write(raw)
+	entries, err := os.ReadDir(filepath.Join(dir, checkpointVars))
+	if err != nil {
+		return "", err
+	}
+	if len(entries) == 0 {
+		return "", fmt.Errorf("%s is empty", filepath.Join(dir, checkpointVars))
+	}
+	for _, e := range entries { // ReadDir sorts by name
+		content, err := os.ReadFile(filepath.Join(dir, checkpointVars, e.Name()))
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", e.Name(), len(content))
+		h.Write(content)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// resumeError explains why the run in out cannot be resumed: nothing to resume, or a corrupt
+// checkpoint, with the way out.
+func resumeError(out string, err error) error {
+	if !errors.Is(err, errCorrupt) {
+		return fmt.Errorf("training: nothing to resume in %s: %w", out, err)
+	}
+	best := filepath.Join(out, BestDir)
+	way := "start over with another --out"
+	var st state
+	if raw, e := os.ReadFile(filepath.Join(best, stateFile)); e == nil && json.Unmarshal(raw, &st) == nil {
+		way = fmt.Sprintf("the checkpoint of the best epoch (%d) is in %s: to continue from it, replace %s by it and resume; or %s",
+			st.Epoch, best, filepath.Join(out, CheckpointDir), way)
+	}
+	return fmt.Errorf("training: cannot resume %s: %w; %s", out, err, way)
 }
 
 // ReadRecords reads a run's MetricsFile (JSON lines, one Record per epoch). Errors name the

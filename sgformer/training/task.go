@@ -74,7 +74,10 @@ func LoadTask(src Source, cfg model.Config, cacheDir string, log io.Writer) (*Ta
 		return nil, err
 	}
 	train := ds.Split.Train
-	if src.TrainSubset > 0 && src.TrainSubset < len(train) {
+	if src.TrainSubset < 0 || src.TrainSubset > len(train) {
+		return nil, &SubsetError{Asked: src.TrainSubset, Graphs: len(train)}
+	}
+	if src.TrainSubset > 0 {
 		train = train[:src.TrainSubset]
 	}
 	src.Spec = model.Spec{NodeVocab: ds.NodeVocab, EdgeVocab: ds.EdgeVocab, Tasks: ds.Tasks}
@@ -84,6 +87,13 @@ func LoadTask(src Source, cfg model.Config, cacheDir string, log io.Writer) (*Ta
 	}
 	task.Source = src
 	return task, nil
+}
+
+// A SubsetError reports a Source.TrainSubset that the training split cannot give.
+type SubsetError struct{ Asked, Graphs int }
+
+func (e *SubsetError) Error() string {
+	return fmt.Sprintf("training: train subset of %d graphs asked of a training split of %d", e.Asked, e.Graphs)
 }
 
 // loadDataset reads the dataset of src.

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Nonsense hyperparameters are usage errors (exit status 2) that name the parameter, and on
+// --resume a flag that contradicts the run's configuration is one too, except --epochs and
+// --time-limit; the configuration file follows an extended run.
+func TestNonsenseFlags(t *testing.T) {
+	small := []string{"--dataset", "synthetic", "--synthetic-graphs", "20", "--layers", "1", "--hidden", "12", "--batch-size", "16", "--backend", "go"}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--epochs", "0"}, "epochs = 0, want at least 1"},
+		{[]string{"--epochs", "-3"}, "epochs = -3, want at least 1"},
+		{[]string{"--lr", "-1"}, "learning_rate = -1, want a positive rate"},
+		{[]string{"--sampling-ratio", "1.5"}, "sampling_ratio = 1.5, want (0, 1]"},
+		{[]string{"--batch-size", "0"}, "batch_size = 0, want at least 1"},
+		{[]string{"--train-subset", "100000"}, "--train-subset 100000: the training split has 16 graphs"},
+		{[]string{"--train-subset", "-1"}, "--train-subset -1"},
+		{[]string{"-set", "tuple_k=1"}, "tuple_k = 1, want at least 2"},
+	} {
+		args := append(append([]string{"train", "--out", filepath.Join(t.TempDir(), "run")}, small...), tc.args...)
+		code, _, stderr := runCLI(t, "", args...)
+		if code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+
+	run := filepath.Join(t.TempDir(), "run")
+	if code, _, stderr := runCLI(t, "", append([]string{"train", "--out", run, "--epochs", "1"}, small...)...); code != 0 {
+		t.Fatalf("train: exit %d: %s", code, stderr)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--layers", "3"}, "--layers 3 contradicts the run's layers = 1"},
+		{[]string{"-set", "dropout=0.5"}, "dropout=0.5 contradicts the run's dropout = 0"},
+		{[]string{"--dataset", "zinc12k"}, "--dataset zinc12k contradicts the run's dataset synthetic"},
+	} {
+		code, _, stderr := runCLI(t, "", append([]string{"train", "--out", run, "--resume", "--backend", "go"}, tc.args...)...)
+		if code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("resume %v: exit %d, %q; want 2 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	// Flags that agree with the run, and --epochs, may be given.
+	code, _, stderr := runCLI(t, "", "train", "--out", run, "--resume", "--backend", "go", "--layers", "1", "--epochs", "2")
+	if code != 0 {
+		t.Fatalf("resume to 2 epochs: exit %d: %s", code, stderr)
+	}
+	raw, _ := os.ReadFile(filepath.Join(run, "config.json"))
+	var config map[string]any
+	if err := json.Unmarshal(raw, &config); err != nil || config["epochs"] != 2.0 {
+		t.Errorf("config.json after extending the run: %s (%v)", raw, err)
+	}
+}

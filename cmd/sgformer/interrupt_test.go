@@ -1,0 +1,67 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/sgformer/sgformer/sgformer/training"
+)
+
+// TestMain runs the command line itself when SGFORMER_CLI=1, so that tests can start it as a
+// process and signal it.
+func TestMain(m *testing.M) {
+	if os.Getenv("SGFORMER_CLI") == "1" {
+		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// Ctrl-C during training stops it cleanly: a message that says how to resume, exit status 130,
+// the run at its last checkpoint; and the same command with --resume finishes it.
+func TestInterruptAndResume(t *testing.T) {
+	run := filepath.Join(t.TempDir(), "run")
+	args := []string{"train", "--out", run, "--epochs", "40", "--dataset", "synthetic", "--synthetic-graphs", "60", "--layers", "1", "--hidden", "12", "--batch-size", "8", "--backend", "go"}
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "SGFORMER_CLI=1")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		log.WriteString(sc.Text() + "\n")
+		if strings.HasPrefix(sc.Text(), "epoch 2/40") {
+			cmd.Process.Signal(syscall.SIGINT)
+		}
+	}
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 130 {
+		t.Fatalf("exit %v; stderr:\n%s", err, log.String())
+	}
+	for _, want := range []string{"interrupt: stopping at the next training step", "interrupted during epoch", "continue with: sgformer train --resume --out " + run} {
+		if !strings.Contains(log.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, log.String())
+		}
+	}
+	sum, err := training.ReadSummary(run)
+	if err != nil || sum.Epochs < 2 || sum.Epochs >= 40 {
+		t.Fatalf("summary after the interrupt: %+v, %v", sum, err)
+	}
+	if code, _, stderr := runCLI(t, "", "train", "--out", run, "--resume", "--backend", "go", "--epochs", "4"); code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, stderr)
+	}
+	if sum, _ := training.ReadSummary(run); sum == nil || sum.Epochs != 4 {
+		t.Fatalf("resumed run: %+v", sum)
+	}
+}

@@ -1,0 +1,114 @@
+package training_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gomlx/gomlx/pkg/ml/context"
+
+	"github.com/sgformer/sgformer/sgformer/backend"
+	"github.com/sgformer/sgformer/sgformer/model"
+	"github.com/sgformer/sgformer/sgformer/training"
+)
+
+// A damaged checkpoint is reported as corrupt, naming it and the way out (the best epoch's
+// checkpoint, or starting over), never as "nothing to resume" nor resumed from: a state.json
+// with bytes changed that still parses, a truncated or missing variables file.
+func TestCorruptCheckpoint(t *testing.T) {
+	be, err := backend.New("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	task := syntheticTask(t, 16, 2)
+	run := t.TempDir()
+	ctx := newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 2})
+	if _, err := training.Train(ctx, task, training.Options{Out: run, Backend: be}); err != nil {
+		t.Fatal(err)
+	}
+	state := filepath.Join(run, training.CheckpointDir, "state.json")
+	pristine, err := os.ReadFile(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vars, _ := filepath.Glob(filepath.Join(run, training.CheckpointDir, "variables", "*"))
+	var biggest string
+	var size int64
+	for _, v := range vars {
+		if fi, err := os.Stat(v); err == nil && fi.Size() > size {
+			biggest, size = v, fi.Size()
+		}
+	}
+	original, _ := os.ReadFile(biggest)
+	for _, tc := range []struct {
+		name   string
+		damage func()
+		repair func()
+	}{
+		{"state.json with a digit changed", func() {
+			os.WriteFile(state, []byte(strings.Replace(string(pristine), `"epoch": 2`, `"epoch": 7`, 1)), 0o644)
+		}, func() { os.WriteFile(state, pristine, 0o644) }},
+		{"state.json with 16 bytes flipped", func() {
+			b := []byte(string(pristine))
+			for i := len(b) / 2; i < len(b)/2+16; i++ {
+				b[i] ^= 0x01
+			}
+			os.WriteFile(state, b, 0o644)
+		}, func() { os.WriteFile(state, pristine, 0o644) }},
+		{"a truncated variables file", func() { os.WriteFile(biggest, original[:len(original)/2], 0o644) },
+			func() { os.WriteFile(biggest, original, 0o644) }},
+		{"a missing variables file", func() { os.Remove(biggest) }, func() { os.WriteFile(biggest, original, 0o644) }},
+	} {
+		tc.damage()
+		_, err := training.Train(context.New(), task, training.Options{Out: run, Backend: be, Resume: true, Epochs: 3})
+		tc.repair()
+		if err == nil || !strings.Contains(err.Error(), "corrupt") || !strings.Contains(err.Error(), training.BestDir) || strings.Contains(err.Error(), "nothing to resume") {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+	}
+	if _, err := training.Train(context.New(), task, training.Options{Out: run, Backend: be, Resume: true, Epochs: 3}); err != nil {
+		t.Fatalf("the repaired checkpoint: %v", err)
+	}
+}
+
+// A stop request abandons the epoch under way and returns ErrInterrupted at the last
+// checkpoint; resuming gives exactly the records of an uninterrupted run.
+func TestInterrupt(t *testing.T) {
+	be, err := backend.New("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	task := syntheticTask(t, 30, 2)
+	params := map[string]any{training.ParamEpochs: 3, training.ParamBatchSize: 8}
+	straight := t.TempDir()
+	if _, err := training.Train(newContext(model.Subgraphormer, params), task, training.Options{Out: straight, Backend: be}); err != nil {
+		t.Fatal(err)
+	}
+	run := t.TempDir()
+	stop := make(chan struct{})
+	// Asked to stop at the end of epoch 1, training stops during epoch 2, after its first step.
+	opt := training.Options{Out: run, Backend: be, Stop: stop, OnEpoch: func(r training.Record) {
+		if r.Epoch == 1 {
+			close(stop)
+		}
+	}}
+	sum, err := training.Train(newContext(model.Subgraphormer, params), task, opt)
+	if !errors.Is(err, training.ErrInterrupted) || sum == nil || sum.Epochs != 1 {
+		t.Fatalf("interrupted run: %v, %+v", err, sum)
+	}
+	if _, err := training.Train(context.New(), task, training.Options{Out: run, Backend: be, Resume: true}); err != nil {
+		t.Fatal(err)
+	}
+	a, b := readRecords(t, filepath.Join(straight, training.MetricsFile)), readRecords(t, filepath.Join(run, training.MetricsFile))
+	if len(a) != 3 || len(b) != 3 {
+		t.Fatalf("%d and %d records", len(a), len(b))
+	}
+	for i := range a {
+		a[i].Seconds, b[i].Seconds = 0, 0
+		if a[i] != b[i] {
+			t.Fatalf("epoch %d: straight %+v, interrupted and resumed %+v", i+1, a[i], b[i])
+		}
+	}
+}
