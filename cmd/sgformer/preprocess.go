@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/sgformer/sgformer/data"
+	"github.com/sgformer/sgformer/internal/memory"
 	"github.com/sgformer/sgformer/sgformer/preprocess"
 )
 
@@ -55,6 +57,9 @@ func preprocessCmd(args []string, io stdio) error {
 	)
 	start := time.Now()
 	items, fresh, err := preprocess.Cached(path, ds.Graphs, opt, *workers, func(done int) { bar.Set(done) })
+	if _, ok := errors.AsType[*memory.Error](err); ok {
+		return fmt.Errorf("%s: %w", ds.Name, err)
+	}
 	if err != nil {
 		return err
 	}

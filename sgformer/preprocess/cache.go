@@ -135,6 +135,9 @@ func Load(path string, graphs []*graph.Graph, opt Options) ([]Item, error) {
 	if got != want {
 		return nil, fmt.Errorf("%w: %s holds %+v, want %+v", ErrStale, path, got, want)
 	}
+	if err := checkMemory(graphs, opt, 0); err != nil {
+		return nil, err
+	}
 	items := make([]Item, len(graphs))
 	for i, g := range graphs {
 		n := g.N()

@@ -26,6 +26,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/sgformer/sgformer/internal/memory"
 	"github.com/sgformer/sgformer/sgformer/graph"
 	"github.com/sgformer/sgformer/sgformer/pe"
 	"github.com/sgformer/sgformer/sgformer/product"
@@ -78,7 +79,8 @@ type Item struct {
 }
 
 // Graph preprocesses one graph. With the Exact mode a graph of n nodes gets min(k, n²) PE
-// columns (Float32 pads the rest with zeros).
+// columns (Float32 pads the rest with zeros). A graph whose product graph, node marks or
+// eigendecomposition do not fit in the available memory is an error (*memory.Error).
 func Graph(g *graph.Graph, opt Options) (Item, error) {
 	if err := opt.Validate(); err != nil {
 		return Item{}, err
@@ -91,7 +93,38 @@ func Graph(g *graph.Graph, opt Options) (Item, error) {
 	if err != nil {
 		return Item{}, err
 	}
-	return Item{Product: p, Marks: product.NodeMarking(g), PE: enc}, nil
+	marks, err := product.NodeMarking(g)
+	if err != nil {
+		return Item{}, err
+	}
+	return Item{Product: p, Marks: marks, PE: enc}, nil
+}
+
+// itemBytes is the memory an Item of a graph of n nodes and m edges holds: its product graph,
+// node marks and factored PE (at most min(2k, n) eigenvectors of n entries, and per column an
+// eigenvalue and two factors).
+func itemBytes(n, m, k int) int64 {
+	k = min(k, n*n)
+	return memory.Sum(product.GraphBytes(n, m), product.MarkingBytes(n), memory.Bytes(8, min(2*k, n), n), memory.Bytes(24, k))
+}
+
+// checkMemory checks that the items of graphs, and the eigendecompositions of workers graphs
+// at a time (none when workers is 0), fit in the available memory.
+func checkMemory(graphs []*graph.Graph, opt Options, workers int) error {
+	need, nodes, largest := int64(0), int64(0), -1
+	for i, g := range graphs {
+		need = memory.Sum(need, itemBytes(g.N(), g.NumEdges(), opt.PEK))
+		nodes = memory.Sum(nodes, memory.Bytes(g.N(), g.N()))
+		if largest < 0 || g.N() > graphs[largest].N() {
+			largest = i
+		}
+	}
+	if largest < 0 {
+		return nil
+	}
+	need = memory.Sum(need, memory.Bytes(workers, int(pe.SpectrumBytes(graphs[largest].N()))))
+	return memory.Check(need, "preprocess: %d graphs (%d product nodes; largest graph %d (%d nodes)) with PE k = %d",
+		len(graphs), nodes, largest, graphs[largest].N(), opt.PEK)
 }
 
 func encode(g *graph.Graph, opt Options) (*pe.Encoding, error) {
@@ -106,6 +139,9 @@ func encode(g *graph.Graph, opt Options) (*pe.Encoding, error) {
 }
 
 // Dataset preprocesses graphs in parallel on workers goroutines (GOMAXPROCS when workers ≤ 0).
+// It first estimates the memory the items and the eigendecompositions in flight need, and
+// refuses a dataset that does not fit (*memory.Error, naming the number of graphs and the
+// largest) before computing anything.
 // progress, if not nil, is called after each graph with the number done so far; it may be
 // called from several goroutines, never concurrently.
 func Dataset(graphs []*graph.Graph, opt Options, workers int, progress func(done int)) ([]Item, error) {
@@ -114,6 +150,9 @@ func Dataset(graphs []*graph.Graph, opt Options, workers int, progress func(done
 	}
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
+	}
+	if err := checkMemory(graphs, opt, min(workers, len(graphs))); err != nil {
+		return nil, err
 	}
 	items := make([]Item, len(graphs))
 	errs := make([]error, len(graphs))

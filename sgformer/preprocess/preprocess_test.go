@@ -56,6 +56,7 @@ func TestGraphAndDataset(t *testing.T) {
 		sameItems(t, par, seq, opt.PEK)
 		for i, g := range gs {
 			p, _ := product.New(g)
+			marks, _ := product.NodeMarking(g)
 			spec, _ := pe.NewSpectrum(g)
 			var enc *pe.Encoding
 			if opt.PEMode == preprocess.AuthorsCode {
@@ -63,7 +64,7 @@ func TestGraphAndDataset(t *testing.T) {
 			} else {
 				enc, _ = pe.Product(spec, min(opt.PEK, g.N()*g.N()))
 			}
-			if !reflect.DeepEqual(seq[i].Product, p) || !slices.Equal(seq[i].Marks, product.NodeMarking(g)) || !slices.Equal(seq[i].PE.Float32(opt.PEK), enc.Float32(opt.PEK)) {
+			if !reflect.DeepEqual(seq[i].Product, p) || !slices.Equal(seq[i].Marks, marks) || !slices.Equal(seq[i].PE.Float32(opt.PEK), enc.Float32(opt.PEK)) {
 				t.Fatalf("graph %d: item differs from the direct computation", i)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/sgformer/sgformer/internal/memory"
 	"github.com/sgformer/sgformer/sgformer/graph"
 )
 
@@ -23,11 +24,23 @@ type Graph struct {
 	Internal, External, Point Edges
 }
 
+// GraphBytes is the memory New needs for a graph of n nodes and m edges: n² node indices, the
+// internal and external connectivities (2·n·m edges each) and the point connectivity (n²
+// edges), 12 bytes per edge. For n = 1000 and m = 1000 that is 112 MB.
+func GraphBytes(n, m int) int64 {
+	return memory.Sum(memory.Bytes(16, n, n), memory.Bytes(48, n, m))
+}
+
 // New returns the full product graph of g: n² nodes with internal, external and point edges.
+// A graph whose product graph does not fit in the available memory (GraphBytes) is an error
+// (*memory.Error), before anything is allocated.
 func New(g *graph.Graph) (*Graph, error) {
 	n := g.N()
 	size, err := NumNodes(n, 2)
 	if err != nil {
+		return nil, err
+	}
+	if err := memory.Check(GraphBytes(n, g.NumEdges()), "product: the product graph of a graph with n = %d, |E| = %d", n, g.NumEdges()); err != nil {
 		return nil, err
 	}
 	p := &Graph{N: n, Nodes: make([]int32, size)}
@@ -55,11 +68,21 @@ func (p *Graph) Subgraph(i int) (s, v int) {
 	return full / p.N, full % p.N
 }
 
+// MarkingBytes is the memory NodeMarking needs for an n-node graph: n² int32 and a queue.
+func MarkingBytes(n int) int64 { return memory.Sum(memory.Bytes(4, n, n), memory.Bytes(4, n)) }
+
 // NodeMarking returns the node marks of Sec. 4.2: the shortest-path distance d(s, v) in G for
 // every product node s·n + v, computed by breadth-first search, or −1 where v is unreachable
-// from s. The model clamps them (to max_dis, plus one index for unreachable).
-func NodeMarking(g *graph.Graph) []int32 {
+// from s. The model clamps them (to max_dis, plus one index for unreachable). Marks that do not
+// fit in the available memory (MarkingBytes) are an error (*memory.Error).
+func NodeMarking(g *graph.Graph) ([]int32, error) {
 	n := g.N()
+	if _, err := NumNodes(n, 2); err != nil {
+		return nil, err
+	}
+	if err := memory.Check(MarkingBytes(n), "product: the node marks of a %d-node graph (n² int32)", n); err != nil {
+		return nil, err
+	}
 	dist := make([]int32, n*n)
 	queue := make([]int32, 0, n)
 	for s := range n {
@@ -80,7 +103,7 @@ func NodeMarking(g *graph.Graph) []int32 {
 			}
 		}
 	}
-	return dist
+	return dist, nil
 }
 
 // SampleRoots draws the roots of the subgraphs kept by stochastic subgraph sampling (Sec. 4.3):

@@ -324,7 +324,10 @@ func TestNodeMarking(t *testing.T) {
 				}
 			}
 		}
-		marks := product.NodeMarking(g)
+		marks, err := product.NodeMarking(g)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for s := range n {
 			for v := range n {
 				want := d[s][v]
@@ -369,7 +372,14 @@ func TestRelabelling(t *testing.T) {
 				t.Fatalf("%s: %d extra edges after relabelling", tg.Name, len(want))
 			}
 		}
-		mg, mh := product.NodeMarking(g), product.NodeMarking(h)
+		mg, err := product.NodeMarking(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mh, err := product.NodeMarking(h)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for x := range n * n {
 			if mg[x] != mh[mapNode(int32(x))] {
 				t.Fatalf("%s: mark of %d not carried by relabelling", tg.Name, x)
@@ -492,7 +502,8 @@ func ExampleNew() {
 	fmt.Println("internal (s,v) ← (s,w), first subgraph:", p.Internal.Dst[:4], p.Internal.Src[:4])
 	fmt.Println("external (s,v) ← (t,v), into (0,·):", p.External.Dst[:3], p.External.Src[:3])
 	fmt.Println("point (s,v) ← (v,v), into (0,·):", p.Point.Dst[:3], p.Point.Src[:3])
-	fmt.Println("marks:", product.NodeMarking(g))
+	marks, _ := product.NodeMarking(g)
+	fmt.Println("marks:", marks)
 	// Output:
 	// nodes: 9
 	// internal (s,v) ← (s,w), first subgraph: [0 1 1 2] [1 0 2 1]
