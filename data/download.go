@@ -85,10 +85,10 @@ func (s Source) Download(ctx context.Context, dir string, client *http.Client, p
 	return os.RemoveAll(work)
 }
 
-// verify checks that dir holds every file of s.Files with its SHA-256, or, when s.Digest is
-// set, that the dataset in dir reads with that digest.
+// verify checks that dir holds every file of s.Files with its SHA-256, or, when s.Files has no
+// sums, that the dataset in dir reads with the digest s.Digest.
 func (s Source) verify(dir string) error {
-	if s.Digest != "" {
+	if !s.fileSums() {
 		ds, err := s.read(dir)
 		if err != nil {
 			return err
@@ -114,6 +114,16 @@ func (s Source) verify(dir string) error {
 		}
 	}
 	return nil
+}
+
+// fileSums reports whether s.Files gives the files' SHA-256 sums.
+func (s Source) fileSums() bool {
+	for _, sum := range s.Files {
+		if sum != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // fetch downloads url to path, resuming from path+".part" if an earlier attempt left one.

@@ -38,7 +38,10 @@ const (
 // counts, OGB's 9 atom and 3 bond integer features (checked against AtomFeatureDims and
 // BondFeatureDims), edges once per bond with graph-local node ids, one row of task labels per
 // graph (empty or "nan" entries are missing and stay NaN), and the scaffold split. Errors
-// name the file and line.
+// name the file and line. The files must agree: as many node and edge lines as the counts
+// add up to, a label line per graph, edges between existing nodes, split indices of listed
+// graphs. Lines cut off at the end of every file alike can still read as valid data; Load
+// also checks the copy against the published dataset.
 func OGB(name, dir string) (*Dataset, error) {
 	csv := func(file, header string, width int) (*table, error) {
 		return readTable(filepath.Join(dir, file), header, width, func(s string) []string {
@@ -117,7 +120,7 @@ func OGB(name, dir string) (*Dataset, error) {
 		if err != nil {
 			var ee *graph.EdgeError
 			if errors.As(err, &ee) {
-				return nil, edges.rows[nextEdge+ee.Index].errorf("graph %d: %s", g, ee.Reason)
+				return nil, edges.rows[nextEdge+ee.Index].errorf("graph %d: %s (%s gives it %d nodes)", g, ee.Reason, filepath.Base(numNodes.name), n)
 			}
 			return nil, fmt.Errorf("%s: graph %d: %w", edges.name, g, err)
 		}
@@ -160,7 +163,7 @@ func OGB(name, dir string) (*Dataset, error) {
 		}
 	}
 	ds.Split = Split{Train: parts[0], Valid: parts[1], Test: parts[2]}
-	if err := ds.Split.check(filepath.Join(dir, ogbSplitDir), graphs); err != nil {
+	if err := ds.Split.check(filepath.Join(dir, ogbSplitDir), graphs, filepath.Base(numNodes.name)); err != nil {
 		return nil, err
 	}
 	return ds, nil

@@ -178,7 +178,7 @@ func TestOGBMalformed(t *testing.T) {
 		{"raw/node-feat.csv", "5,0,1,5,0,0,1,0,0\n7,0,2,5,1,0,2,1,1\n5,0,1,5,3,0,3,0\n8,0,1,5,0,0,3,0,0\n5,0,1,5,3,0,3,0,0\n", "node-feat.csv.gz:3: want 9 fields (9 atom features), got 8"},
 		{"raw/node-feat.csv", "5,0,1,5,0,0,1,0,0\n7,0,2,5,1,0,2,1,1\n5,0,1,5,3,0,3,0,0\n8,0,1,5,0,0,3,0,0\n5,0,1,5,3,0,3,0,2\n", "node-feat.csv.gz:5: atom feature 9 is 2, outside [0, 2)"},
 		{"raw/edge.csv", "0,1\n1,1\n0,1\n", "edge.csv.gz:2: graph 0: self loop on node 1"},
-		{"raw/edge.csv", "0,1\n1,3\n0,1\n", "edge.csv.gz:2: graph 0: node id out of range [0,3)"},
+		{"raw/edge.csv", "0,1\n1,3\n0,1\n", "edge.csv.gz:2: graph 0: node id out of range [0,3) (num-node-list.csv.gz gives it 3 nodes)"},
 		{"raw/edge.csv", "0,1\n1,0\n0,1\n", "edge.csv.gz:2: graph 0: duplicates edge 0 (0,1)"},
 		{"raw/edge-feat.csv", "0,0,0\n1,0,1\n", "edge-feat.csv.gz: 2 rows, but "},
 		{"raw/edge-feat.csv", "0,0,0\n1,6,1\n0,0,0\n", "edge-feat.csv.gz:2: bond feature 2 is 6, outside [0, 6)"},

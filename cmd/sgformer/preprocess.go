@@ -14,12 +14,18 @@ import (
 	"github.com/sgformer/sgformer/sgformer/preprocess"
 )
 
-// loadDataset reads a dataset by name from dir (its default directory if empty).
-func loadDataset(name, dir string) (*data.Dataset, error) {
+// loadDataset reads a dataset by name from dir (its default directory if empty), checking that
+// it is the published dataset unless noVerify.
+func loadDataset(name, dir string, noVerify bool) (*data.Dataset, error) {
 	if _, err := data.SourceOf(name); err != nil {
 		return nil, usageError{err.Error()}
 	}
-	return data.Load(name, dir)
+	return data.LoadWith(name, dir, data.LoadOptions{NoVerify: noVerify})
+}
+
+// registerNoVerify defines --no-verify, for every command that loads a dataset.
+func registerNoVerify(fs *flag.FlagSet, noVerify *bool) {
+	fs.BoolVar(noVerify, "no-verify", false, "accept a copy of the dataset that differs from the published one (data modified on purpose): skip the checks against its pinned content digest and for truncated files")
 }
 
 func preprocessCmd(args []string, io stdio) error {
@@ -30,6 +36,8 @@ func preprocessCmd(args []string, io stdio) error {
 	mode := fs.String("pe-mode", string(preprocess.Exact), `"exact" or "reference" (the authors' PE)`)
 	out := fs.String("out", "", "directory for the cache file")
 	workers := fs.Int("workers", 0, "goroutines (0: one per CPU)")
+	var noVerify bool
+	registerNoVerify(fs, &noVerify)
 	if err := parse(fs, args, io); err != nil {
 		return err
 	}
@@ -40,7 +48,7 @@ func preprocessCmd(args []string, io stdio) error {
 	if err := opt.Validate(); err != nil {
 		return usageError{err.Error()}
 	}
-	ds, err := loadDataset(*dataset, *dataDir)
+	ds, err := loadDataset(*dataset, *dataDir, noVerify)
 	if err != nil {
 		return err
 	}

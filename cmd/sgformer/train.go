@@ -31,6 +31,7 @@ type dataFlags struct {
 	TrainSubset int    `json:"train_subset,omitempty"`
 	Synthetic   int    `json:"synthetic_graphs,omitempty"`
 	CacheDir    string `json:"-"`
+	NoVerify    bool   `json:"no_verify,omitempty"`
 	// PEK and Spec are filled in when the data is loaded.
 	PEK  int        `json:"pe_k"`
 	Spec model.Spec `json:"spec"`
@@ -46,6 +47,7 @@ func (d *dataFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&d.Synthetic, "synthetic-graphs", 300, "number of graphs of the synthetic dataset")
 	cache, _ := os.UserCacheDir()
 	fs.StringVar(&d.CacheDir, "cache-dir", filepath.Join(cache, "sgformer"), "directory for preprocessing caches")
+	registerNoVerify(fs, &d.NoVerify)
 }
 
 // load reads the dataset and preprocesses it for a model with PE size k.
@@ -58,7 +60,7 @@ func (d *dataFlags) load(k int, mode preprocess.Mode, log io.Writer) (*training.
 	case "synthetic-4cycles":
 		ds, err = data.Synthetic(data.FourCycles, d.Synthetic, 1)
 	default:
-		ds, err = loadDataset(d.Dataset, d.DataDir)
+		ds, err = loadDataset(d.Dataset, d.DataDir, d.NoVerify)
 	}
 	if err != nil {
 		return nil, err
