@@ -154,6 +154,9 @@ func (h *hyperFlags) apply(ctx *context.Context) error {
 		}
 	})
 	if *h.settings != "" {
+		if err := checkSettings(ctx, *h.settings); err != nil {
+			return err
+		}
 		settings = append(settings, *h.settings)
 	}
 	if len(settings) > 0 {
