@@ -15,10 +15,15 @@ import (
 )
 
 // loadDataset reads a dataset by name from dir (its default directory if empty), checking that
-// it is the published dataset unless noVerify.
+// it is the published dataset unless noVerify; the built-in ones are generated (300 graphs).
 func loadDataset(name, dir string, noVerify bool) (*data.Dataset, error) {
+	for _, b := range builtin {
+		if b.name == name {
+			return data.Synthetic(b.task, 300, 1)
+		}
+	}
 	if _, err := data.SourceOf(name); err != nil {
-		return nil, usageError{err.Error()}
+		return nil, unknownDataset(name, datasetNames(), "")
 	}
 	return data.LoadWith(name, dir, data.LoadOptions{NoVerify: noVerify})
 }
@@ -30,7 +35,7 @@ func registerNoVerify(fs *flag.FlagSet, noVerify *bool) {
 
 func preprocessCmd(args []string, io stdio) error {
 	fs := flag.NewFlagSet("sgformer preprocess", flag.ContinueOnError)
-	dataset := fs.String("dataset", "zinc12k", "dataset name")
+	dataset := fs.String("dataset", "zinc12k", datasetUsage())
 	dataDir := fs.String("data-dir", "", "directory holding the dataset's files (default: $SGFORMER_DATA/FOLDER, ../shared/data/FOLDER, or the download location)")
 	k := fs.Int("pe-k", 8, "number k of product-graph PE columns")
 	mode := fs.String("pe-mode", string(preprocess.Exact), `"exact" or "reference" (the authors' PE)`)

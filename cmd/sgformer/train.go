@@ -41,7 +41,7 @@ type dataFlags struct {
 const runFile = "run.json"
 
 func (d *dataFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&d.Dataset, "dataset", "synthetic", "dataset: synthetic (triangle counting on random graphs, built in), synthetic-4cycles, zinc12k, ogbg-molesol, ogbg-molbace or ogbg-molhiv")
+	fs.StringVar(&d.Dataset, "dataset", "synthetic", datasetUsage())
 	fs.StringVar(&d.DataDir, "data-dir", "", "directory holding the dataset's files (default: $SGFORMER_DATA/FOLDER, ../shared/data/FOLDER, or where sgformer download puts them)")
 	fs.IntVar(&d.TrainSubset, "train-subset", 0, "train on the first N graphs of the training split only (0: all)")
 	fs.IntVar(&d.Synthetic, "synthetic-graphs", 300, "number of graphs of the synthetic dataset")
