@@ -22,7 +22,7 @@ func compareCmd(args []string, io stdio) error {
 	backendName := fs.String("backend", "", `GoMLX backend: "go", "xla:cpu", "xla:cuda" (default $GOMLX_BACKEND, else go)`)
 	dataset := peekFlag(args, "dataset", "synthetic")
 	var h hyperFlags
-	h.register(fs, newContext(dataset))
+	h.register(fs, newContext(dataset), model.ParamModel) // --models names them
 	if err := parse(fs, args, io); err != nil {
 		return err
 	}
