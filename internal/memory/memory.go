@@ -134,6 +134,18 @@ func Available() (int64, string) {
 	return avail, source
 }
 
+// Allocated returns the bytes this process has allocated on the heap so far (cumulative, freed
+// or not), read without stopping the world: the difference across a call bounds what the call
+// allocated, which fuzz tests compare with the size of their input.
+func Allocated() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
+}
+
 // runtimeHeld returns the bytes the Go runtime has mapped and not released to the OS, what
 // GOMEMLIMIT is compared with.
 func runtimeHeld() int64 {

@@ -119,3 +119,13 @@ func TestFormat(t *testing.T) {
 		}
 	}
 }
+
+func TestAllocated(t *testing.T) {
+	before := Allocated()
+	sink = make([]byte, 1<<20)
+	if d := Allocated() - before; d < 1<<20 {
+		t.Errorf("a 1 MiB allocation counted as %d bytes", d)
+	}
+}
+
+var sink []byte
