@@ -73,6 +73,9 @@ func OGB(name, dir string) (*Dataset, error) {
 		return nil, err
 	}
 	graphs := len(numNodes.rows)
+	if graphs == 0 {
+		return nil, fmt.Errorf("%s lists no graph", numNodes.name)
+	}
 	for _, t := range []*table{numEdges, labels} {
 		if len(t.rows) != graphs {
 			return nil, fmt.Errorf("%s: %d rows, but %s lists %d graphs", t.name, len(t.rows), numNodes.name, graphs)
@@ -93,10 +96,10 @@ func OGB(name, dir string) (*Dataset, error) {
 		if err != nil {
 			return nil, err
 		}
-		if nextNode+n > len(nodeFeat.rows) {
+		if n > len(nodeFeat.rows)-nextNode {
 			return nil, fmt.Errorf("%s: %d rows, but %s needs more for graph %d (line %d)", nodeFeat.name, len(nodeFeat.rows), numNodes.name, g, numNodes.rows[g].line)
 		}
-		if nextEdge+m > len(edges.rows) {
+		if m > len(edges.rows)-nextEdge {
 			return nil, fmt.Errorf("%s: %d rows, but %s needs more for graph %d (line %d)", edges.name, len(edges.rows), numEdges.name, g, numEdges.rows[g].line)
 		}
 		nf, err := categories(nodeFeat.rows[nextNode:nextNode+n], AtomFeatureDims, "atom feature")

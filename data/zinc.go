@@ -118,8 +118,10 @@ func zincText(dir string) (*Dataset, error) {
 		if err != nil {
 			return nil, err
 		}
-		if g < 0 || v < 0 || g > 1<<24 || v > 1<<16 {
-			return nil, r.errorf("graph %d node %d: ids must be non-negative (and plausible)", g, v)
+		// Graph ids are 0..G−1 and a graph's node ids 0..n−1, each listed: both are below the
+		// number of lines, which bounds what is allocated for them.
+		if g < 0 || v < 0 || g >= len(atoms.rows) || v >= len(atoms.rows) {
+			return nil, r.errorf("graph %d node %d: ids must be non-negative and below the number of node lines (%d)", g, v, len(atoms.rows))
 		}
 		if a < 0 || a >= zincAtomTypes {
 			return nil, r.errorf("atom type %d outside [0, %d)", a, zincAtomTypes)

@@ -106,7 +106,9 @@ func TestZINCMalformed(t *testing.T) {
 	}{
 		{"ZINC_Nodes.txt", "0 0 6\n0 1\n", "ZINC_Nodes.txt.gz:2: want 3 fields (graph node atom_type), got 2"},
 		{"ZINC_Nodes.txt", "0 0 6\n0 2 6\n1 0 6\n", "ZINC_Nodes.txt.gz: graph 0: node 1 missing"},
-		{"ZINC_Nodes.txt", "0 0 6\n2 0 6\n", "ZINC_Nodes.txt.gz: graph 1 has no nodes"},
+		{"ZINC_Nodes.txt", "0 0 6\n2 0 6\n0 1 6\n", "ZINC_Nodes.txt.gz: graph 1 has no nodes"},
+		{"ZINC_Nodes.txt", "16000000 0 6\n", "ZINC_Nodes.txt.gz:1: graph 16000000 node 0: ids must be non-negative and below the number of node lines (1)"},
+		{"ZINC_Nodes.txt", "0 0 6\n0 60000 6\n", "ZINC_Nodes.txt.gz:2: graph 0 node 60000: ids must be non-negative and below the number of node lines (2)"},
 		{"ZINC_Nodes.txt", "0 0 6\n1 0 6\n0 0 7\n", "ZINC_Nodes.txt.gz:3: graph 0: node 0 listed again (first on line 1)"},
 		{"ZINC_Nodes.txt", "0 -1 6\n", "ZINC_Nodes.txt.gz:1: graph 0 node -1: ids must be non-negative"},
 		{"ZINC_Nodes.txt", "0 0 x\n", `ZINC_Nodes.txt.gz:1: field 3: "x" is not an integer`},
