@@ -67,8 +67,8 @@ func FuzzZINCText(f *testing.F) {
 }
 
 // FuzzZINCPyG: PyG's files — benchmarking-gnns' pickles with their index files, or a processed
-// torch.save archive — chosen by the input's first byte (even: pickles, odd: processed); the
-// same file stands for the three splits.
+// torch.save archive (seeds written by processedFile) — chosen by the input's first byte (even:
+// pickles, odd: processed); the same file stands for the three splits.
 func FuzzZINCPyG(f *testing.F) {
 	for _, split := range pygSplits {
 		raw, err := os.ReadFile("testdata/zinc-pyg/raw/" + split + ".pickle")
@@ -76,6 +76,14 @@ func FuzzZINCPyG(f *testing.F) {
 			f.Fatal(err)
 		}
 		f.Add(append([]byte{0}, joinParts("0,1", string(raw))...))
+	}
+	// Processed files written from the miniature's molecules, one split at a time.
+	mini, err := zincPickles("testdata/zinc-pyg/raw")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, idx := range [][]int{mini.Split.Train, mini.Split.Valid, mini.Split.Test} {
+		f.Add(append([]byte{1}, processedFile(molecules(mini, idx))...))
 	}
 	for _, name := range []string{"tensors.pt", "tensors-p2.pickle"} {
 		raw, err := os.ReadFile("internal/torchpickle/testdata/" + name)
