@@ -36,23 +36,34 @@ func Download(ctx context.Context, name, dir string, progress io.Writer) error {
 // nothing when dir already holds every file with the right checksum. progress, if not nil,
 // receives a progress bar. When the network is unreachable the error says how to obtain the
 // files by hand.
-func (s Source) Download(ctx context.Context, dir string, client *http.Client, progress io.Writer) error {
+//
+// A failed download removes what it created (.download, and dir if it made it), except what
+// a later call resumes from: a partial archive (.part) or a whole one that the extra files or
+// the network failed after; the error then names it.
+func (s Source) Download(ctx context.Context, dir string, client *http.Client, progress io.Writer) (err error) {
 	if s.verify(dir) == nil {
 		return nil
 	}
 	work := filepath.Join(dir, ".download")
+	created := missingDirs(work)
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		return err
 	}
 	archive := filepath.Join(work, filepath.Base(strings.SplitN(s.URL, "?", 2)[0]))
+	staging := filepath.Join(work, "staging")
+	defer func() {
+		if err != nil {
+			err = cleanUp(err, archive, staging, created)
+		}
+	}()
 	if err := fetch(ctx, client, s.URL, archive, progress); err != nil {
 		return fmt.Errorf("data: downloading %s: %w\n%s", s.Name, err, s.offline(dir))
 	}
-	staging := filepath.Join(work, "staging")
 	if err := os.RemoveAll(staging); err != nil {
 		return err
 	}
 	if err := unpack(archive, s.Prefix, staging); err != nil {
+		os.Remove(archive) // not a zip of the expected layout: not to be reused
 		return fmt.Errorf("data: %s: %w", archive, err)
 	}
 	for _, name := range slices.Sorted(maps.Keys(s.Extra)) {
@@ -85,19 +96,49 @@ func (s Source) Download(ctx context.Context, dir string, client *http.Client, p
 	return os.RemoveAll(work)
 }
 
-// verify checks that dir holds every file of s.Files with its SHA-256, or, when s.Digest is
-// set, that the dataset in dir reads with that digest.
+// missingDirs returns path and those of its ancestors that do not exist, deepest first: what
+// os.MkdirAll(path) creates.
+func missingDirs(path string) []string {
+	var missing []string
+	for p := filepath.Clean(path); ; p = filepath.Dir(p) {
+		if _, err := os.Stat(p); err == nil || filepath.Dir(p) == p {
+			return missing
+		}
+		missing = append(missing, p)
+	}
+}
+
+// cleanUp removes what a failed download left: the staging folder, an empty partial file, and
+// the directories it created once empty. A partial or whole archive stays for the next call
+// to resume from or reuse, and err is extended to say so.
+func cleanUp(err error, archive, staging string, created []string) error {
+	os.RemoveAll(staging)
+	part := archive + ".part"
+	if fi, statErr := os.Stat(part); statErr == nil && fi.Size() == 0 {
+		os.Remove(part)
+	}
+	for _, dir := range created {
+		os.Remove(dir) // only empty directories go
+	}
+	if fi, statErr := os.Stat(part); statErr == nil {
+		return fmt.Errorf("%w\nThe partial download (%d bytes) is kept in %s; run the same command to resume it, or delete it.", err, fi.Size(), part)
+	}
+	if _, statErr := os.Stat(archive); statErr == nil {
+		return fmt.Errorf("%w\nThe downloaded archive is kept in %s; the next run uses it instead of downloading it again, or delete it.", err, archive)
+	}
+	return err
+}
+
+// verify checks that dir holds every file of s.Files with its SHA-256, or, when s.Files has no
+// sums, that the dataset in dir reads with the digest s.Digest.
 func (s Source) verify(dir string) error {
-	if s.Digest != "" || s.Sizes != [3]int{} {
+	if !s.fileSums() {
 		ds, err := s.read(dir)
 		if err != nil {
 			return err
 		}
-		if got := ds.Digest(); s.Digest != "" && got != s.Digest {
-			return fmt.Errorf("%s: content digest %s, want %s", dir, got, s.Digest)
-		}
-		if got := [3]int{len(ds.Split.Train), len(ds.Split.Valid), len(ds.Split.Test)}; s.Sizes != [3]int{} && got != s.Sizes {
-			return fmt.Errorf("%s: %v train/val/test graphs, want %v", dir, got, s.Sizes)
+		if err := s.check(ds); err != nil {
+			return fmt.Errorf("%s: %w", dir, err)
 		}
 		return nil
 	}
@@ -117,6 +158,16 @@ func (s Source) verify(dir string) error {
 		}
 	}
 	return nil
+}
+
+// fileSums reports whether s.Files gives the files' SHA-256 sums.
+func (s Source) fileSums() bool {
+	for _, sum := range s.Files {
+		if sum != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // fetch downloads url to path, resuming from path+".part" if an earlier attempt left one.

@@ -243,7 +243,7 @@ func TestDownloadZINC(t *testing.T) {
 	if err := bad.Download(context.Background(), dir, srv.Client(), nil); err == nil || !strings.Contains(err.Error(), "content digest") {
 		t.Fatalf("wrong digest: error %v", err)
 	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 1 || entries[0].Name() != ".download" {
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("after a failed check the data directory holds %v", entries)
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".download", "molecules.zip")); err == nil {
@@ -290,7 +290,7 @@ func TestDownloadZINC(t *testing.T) {
 	if err := full.Download(context.Background(), fullDir, srv.Client(), nil); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := Load("zinc-full", fullDir); err != nil || len(got.Graphs) != 13 {
+	if got, err := LoadWith("zinc-full", fullDir, LoadOptions{NoVerify: true}); err != nil || len(got.Graphs) != 13 {
 		t.Fatalf("downloaded ZINC-full: %v", err)
 	}
 }

@@ -38,7 +38,10 @@ const (
 // counts, OGB's 9 atom and 3 bond integer features (checked against AtomFeatureDims and
 // BondFeatureDims), edges once per bond with graph-local node ids, one row of task labels per
 // graph (empty or "nan" entries are missing and stay NaN), and the scaffold split. Errors
-// name the file and line.
+// name the file and line. The files must agree: as many node and edge lines as the counts
+// add up to, a label line per graph, edges between existing nodes, split indices of listed
+// graphs. Lines cut off at the end of every file alike can still read as valid data; Load
+// also checks the copy against the published dataset.
 func OGB(name, dir string) (*Dataset, error) {
 	csv := func(file, header string, width int) (*table, error) {
 		return readTable(filepath.Join(dir, file), header, width, func(s string) []string {
@@ -70,6 +73,9 @@ func OGB(name, dir string) (*Dataset, error) {
 		return nil, err
 	}
 	graphs := len(numNodes.rows)
+	if graphs == 0 {
+		return nil, fmt.Errorf("%s lists no graph", numNodes.name)
+	}
 	for _, t := range []*table{numEdges, labels} {
 		if len(t.rows) != graphs {
 			return nil, fmt.Errorf("%s: %d rows, but %s lists %d graphs", t.name, len(t.rows), numNodes.name, graphs)
@@ -90,10 +96,10 @@ func OGB(name, dir string) (*Dataset, error) {
 		if err != nil {
 			return nil, err
 		}
-		if nextNode+n > len(nodeFeat.rows) {
+		if n > len(nodeFeat.rows)-nextNode {
 			return nil, fmt.Errorf("%s: %d rows, but %s needs more for graph %d (line %d)", nodeFeat.name, len(nodeFeat.rows), numNodes.name, g, numNodes.rows[g].line)
 		}
-		if nextEdge+m > len(edges.rows) {
+		if m > len(edges.rows)-nextEdge {
 			return nil, fmt.Errorf("%s: %d rows, but %s needs more for graph %d (line %d)", edges.name, len(edges.rows), numEdges.name, g, numEdges.rows[g].line)
 		}
 		nf, err := categories(nodeFeat.rows[nextNode:nextNode+n], AtomFeatureDims, "atom feature")
@@ -117,7 +123,7 @@ func OGB(name, dir string) (*Dataset, error) {
 		if err != nil {
 			var ee *graph.EdgeError
 			if errors.As(err, &ee) {
-				return nil, edges.rows[nextEdge+ee.Index].errorf("graph %d: %s", g, ee.Reason)
+				return nil, edges.rows[nextEdge+ee.Index].errorf("graph %d: %s (%s gives it %d nodes)", g, ee.Reason, filepath.Base(numNodes.name), n)
 			}
 			return nil, fmt.Errorf("%s: graph %d: %w", edges.name, g, err)
 		}
@@ -160,7 +166,7 @@ func OGB(name, dir string) (*Dataset, error) {
 		}
 	}
 	ds.Split = Split{Train: parts[0], Valid: parts[1], Test: parts[2]}
-	if err := ds.Split.check(filepath.Join(dir, ogbSplitDir), graphs); err != nil {
+	if err := ds.Split.check(filepath.Join(dir, ogbSplitDir), graphs, filepath.Base(numNodes.name)); err != nil {
 		return nil, err
 	}
 	return ds, nil

@@ -19,11 +19,13 @@ type Source struct {
 	// URL is the canonical archive (a zip); Prefix the folder inside it that holds the files.
 	URL, Prefix string
 	// Files lists the files read, relative to the data directory, with their SHA-256 ("" when
-	// Digest checks them).
+	// Digest checks them), which Download checks.
 	Files map[string]string
 	// Extra lists further files to fetch as they are, beside the archive's: name → URL.
 	Extra map[string]string
-	// Digest, if set, is the Dataset.Digest the files must read as, instead of per-file sums.
+	// Digest is the Dataset.Digest of the published dataset, pinned from the shared copies:
+	// Load checks every copy it reads against it (unless told not to), and Download checks the
+	// files against it where Files has no sums.
 	Digest string
 	// Sizes, if not zero, are the train, validation and test sizes the dataset must read with,
 	// when neither per-file sums nor a digest can be pinned.
@@ -39,11 +41,11 @@ const zincURL = "https://www.dropbox.com/s/feo9qle74kg48gy/molecules.zip?dl=1"
 
 // ogb is the source of an OGB molecule dataset: OGB's own zip, whose files are checked
 // against the SHA-256 sums of the copies in shared/data (OGB publishes none).
-func ogb(name, zipName string, sums map[string]string) Source {
+func ogb(name, zipName, digest string, sums map[string]string) Source {
 	return Source{
 		Name: "ogbg-" + name, Folder: "ogbg_" + name,
 		URL:    "http://snap.stanford.edu/ogb/data/graphproppred/csv_mol_download/" + zipName + ".zip",
-		Prefix: zipName + "/", Files: sums,
+		Prefix: zipName + "/", Files: sums, Digest: digest,
 		read: func(dir string) (*Dataset, error) { return OGB("ogbg-"+name, dir) },
 	}
 }
@@ -76,7 +78,7 @@ var Sources = []Source{
 		Sizes: [3]int{220011, 24445, 5000},
 		read:  ZINCFull,
 	},
-	ogb("molesol", "esol", map[string]string{
+	ogb("molesol", "esol", "c4c282aa1770ff57d0035780f3f648a58024034e7af8cb2310f834bbb49692a2", map[string]string{
 		"raw/num-node-list.csv.gz":    "57de66bbe53142b5bd7329e8aa5e7812dfbeffe80b6ba500b14e7d354aaa17ac",
 		"raw/num-edge-list.csv.gz":    "8cc54b817d1f5c999cfd69dc9c09aebdddee942f8fd95f2462fb53699eae9ce0",
 		"raw/node-feat.csv.gz":        "1500decb89013de31586a9725b3fe984b84cb2696f8411880ddbb09ecb3112f0",
@@ -88,7 +90,7 @@ var Sources = []Source{
 		"split/scaffold/test.csv.gz":  "3a2367389a4d0f2d3cada1ba19d82c83edcb4db58bd564273b14b8a33749cde2",
 		"mapping/mol.csv.gz":          "9d35028b2adf47376c1a74d89bb1f21aa584605d17eca8193b37b0c88ef2515d",
 	}),
-	ogb("molbace", "bace", map[string]string{
+	ogb("molbace", "bace", "e8549e1baf3884283bf6ba1099497fcbbacb99d563958a511637dc08087d0f6d", map[string]string{
 		"raw/num-node-list.csv.gz":    "ca6e661f0d4323c90543e9539971ba8695a763aac0df2e8e1c6d141985a9a2fa",
 		"raw/num-edge-list.csv.gz":    "78e201ed1abfd581096a3e5ba32a18ccca8e872f89c05bec1f9e52f25a7a5f76",
 		"raw/node-feat.csv.gz":        "bd031b6fd3d699c2ee4527e778e298bc0ae52439b9b720311789f83803a6025a",
@@ -100,7 +102,7 @@ var Sources = []Source{
 		"split/scaffold/test.csv.gz":  "8e6ede054b28f5953912996c1d59c0d8b0c7ef252b3f2679c251d205c8438755",
 		"mapping/mol.csv.gz":          "7a7aed697887bbd1ddcca1aa9e83d069d39e09d800e5961d20b80f1704ba86b5",
 	}),
-	ogb("molhiv", "hiv", map[string]string{
+	ogb("molhiv", "hiv", "a3315dec8b2aeca745e5b2bd258f1fb30ab5b70ca636dadf2a6527f4f9e65309", map[string]string{
 		"raw/num-node-list.csv.gz":    "e26f7e29de4a3985c7f47482838c62f870c90c4d01871c57bfeae1b8d993a24b",
 		"raw/num-edge-list.csv.gz":    "fa058f23514328fd69bc9c4c31fd8f5938c4ce18726855489d0c0e2dfeaddd37",
 		"raw/node-feat.csv.gz":        "1e875d13c6442622d2b4f3763e7b0ef48cf2c769828b087ef0efe91c3bdb574b",
@@ -160,9 +162,25 @@ func DefaultDir(name string) (string, error) {
 	return filepath.Join(cache, "sgformer", "data", s.Folder), nil
 }
 
-// Load reads the dataset name from dir (DefaultDir if empty). When the directory lacks the
-// dataset's files, the error says what to download and where to put it.
-func Load(name, dir string) (*Dataset, error) {
+// LoadOptions adjust Load.
+type LoadOptions struct {
+	// NoVerify accepts a copy that differs from the published dataset — data modified on
+	// purpose: it skips the checks against the pinned content digest and for files that look
+	// truncated. The checks of the file format itself are always made.
+	NoVerify bool
+}
+
+// Load reads the dataset name from dir (DefaultDir if empty) and checks that it is the
+// published dataset; see LoadWith.
+func Load(name, dir string) (*Dataset, error) { return LoadWith(name, dir, LoadOptions{}) }
+
+// LoadWith reads the dataset name from dir (DefaultDir if empty). When the directory lacks the
+// dataset's files, the error says what to download and where to put it. Unless opt.NoVerify,
+// the copy must be the published dataset: a copy whose files look cut at a line boundary (the
+// last graphs without edges, graphs in no part of the split) or whose content digest
+// (Dataset.Digest, a tenth of the time reading takes) differs from the pinned one is an error
+// that says so.
+func LoadWith(name, dir string, opt LoadOptions) (*Dataset, error) {
 	s, err := SourceOf(name)
 	if err != nil {
 		return nil, err
@@ -179,7 +197,66 @@ func Load(name, dir string) (*Dataset, error) {
 	if err != nil && errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%w\n%s", err, s.missing(dir))
 	}
-	return ds, err
+	if err != nil || opt.NoVerify {
+		return ds, err
+	}
+	const hint = "pass --no-verify (data.LoadOptions.NoVerify) to use modified data"
+	if err := ds.truncated(); err != nil {
+		return nil, fmt.Errorf("data: %s (%s): %w; if this copy differs from the published dataset on purpose, %s", name, dir, err, hint)
+	}
+	if err := s.check(ds); err != nil {
+		return nil, fmt.Errorf("data: this copy of %s (%s) differs from the published dataset (%w); %s", name, dir, err, hint)
+	}
+	return ds, nil
+}
+
+// check compares a dataset read from the source's files with the published one: its content
+// digest, or where none is pinned, its split sizes.
+func (s Source) check(ds *Dataset) error {
+	if got := ds.Digest(); s.Digest != "" && got != s.Digest {
+		return fmt.Errorf("content digest %s, want %s", got, s.Digest)
+	}
+	if got := [3]int{len(ds.Split.Train), len(ds.Split.Valid), len(ds.Split.Test)}; s.Sizes != [3]int{} && got != s.Sizes {
+		return fmt.Errorf("%v train/val/test graphs, want %v", got, s.Sizes)
+	}
+	return nil
+}
+
+// truncated reports the signs of a file cut at a line boundary that the formats cannot tell
+// from valid data: the last graphs have nodes but no edges while earlier ones have edges (an
+// edge file cut short), or graphs are in no part of the split (a split file cut short). The
+// published datasets show neither, but data modified on purpose may.
+func (ds *Dataset) truncated() error {
+	last := len(ds.Graphs) - 1
+	for last >= 0 && ds.Graphs[last].NumEdges() == 0 {
+		last--
+	}
+	bare := 0 // graphs after the last one with edges that have two nodes or more
+	for _, g := range ds.Graphs[last+1:] {
+		if g.N() >= 2 {
+			bare++
+		}
+	}
+	if last >= 0 && bare > 0 {
+		return fmt.Errorf("graphs %d..%d (the last %d) have nodes but no edges, while graph %d has edges: the edge file looks truncated",
+			last+1, len(ds.Graphs)-1, len(ds.Graphs)-1-last, last)
+	}
+	in := make([]bool, len(ds.Graphs))
+	for _, part := range [][]int{ds.Split.Train, ds.Split.Valid, ds.Split.Test} {
+		for _, i := range part {
+			in[i] = true
+		}
+	}
+	if first := slices.Index(in, false); first >= 0 {
+		missing := 0
+		for _, ok := range in {
+			if !ok {
+				missing++
+			}
+		}
+		return fmt.Errorf("%d graphs are in no part of the split (the first: graph %d): a split file looks truncated", missing, first)
+	}
+	return nil
 }
 
 // missing explains how to obtain the source's files in dir.

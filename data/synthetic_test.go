@@ -51,7 +51,11 @@ func TestCounting(t *testing.T) {
 			t.Fatalf("counts %d, %d; brute force %d, %d", data.CountTriangles(g), data.CountFourCycles(g), tri, sq)
 		}
 	}
-	if c := data.CountFourCycles(graph.Clique(4)); c != 3 {
+	k4, err := graph.Clique(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := data.CountFourCycles(k4); c != 3 {
 		t.Fatalf("K4 has 3 four-cycles, got %d", c)
 	}
 }

@@ -67,6 +67,11 @@ const (
 // Graphs are numbered train, val, test, in PyG's order. Node features are the atom type (28
 // categories), edge features the bond type (1–3, with 0 reserved as in benchmarking-gnns);
 // targets are float32 values, as PyG's. Errors name the file and line or molecule.
+//
+// ZINC checks what the formats let it check: ids, ranges, that every graph has its nodes and
+// its label, that edges join listed nodes, that the split names listed graphs. A file cut at a
+// line boundary can still read as valid data; Load also checks the copy against the published
+// dataset.
 func ZINC(dir string) (*Dataset, error) {
 	for _, layout := range []struct {
 		probe, sub string
@@ -113,8 +118,10 @@ func zincText(dir string) (*Dataset, error) {
 		if err != nil {
 			return nil, err
 		}
-		if g < 0 || v < 0 || g > 1<<24 || v > 1<<16 {
-			return nil, r.errorf("graph %d node %d: ids must be non-negative (and plausible)", g, v)
+		// Graph ids are 0..G−1 and a graph's node ids 0..n−1, each listed: both are below the
+		// number of lines, which bounds what is allocated for them.
+		if g < 0 || v < 0 || g >= len(atoms.rows) || v >= len(atoms.rows) {
+			return nil, r.errorf("graph %d node %d: ids must be non-negative and below the number of node lines (%d)", g, v, len(atoms.rows))
 		}
 		if a < 0 || a >= zincAtomTypes {
 			return nil, r.errorf("atom type %d outside [0, %d)", a, zincAtomTypes)
@@ -188,7 +195,7 @@ func zincText(dir string) (*Dataset, error) {
 		if err != nil {
 			var ee *graph.EdgeError
 			if errors.As(err, &ee) {
-				return nil, edgeRow[g][ee.Index].errorf("graph %d: %s", g, ee.Reason)
+				return nil, edgeRow[g][ee.Index].errorf("graph %d: %s (%s lists %d nodes for it)", g, ee.Reason, filepath.Base(atoms.name), sizes[g])
 			}
 			return nil, fmt.Errorf("%s: graph %d: %w", bonds.name, g, err)
 		}
@@ -217,15 +224,16 @@ func zincText(dir string) (*Dataset, error) {
 			return nil, fmt.Errorf("%s: no label for graph %d", labels.name, g)
 		}
 	}
-	if ds.Split, err = readZINCSplit(filepath.Join(dir, zincSplits), len(sizes)); err != nil {
+	if ds.Split, err = readZINCSplit(filepath.Join(dir, zincSplits), len(sizes), filepath.Base(atoms.name)); err != nil {
 		return nil, err
 	}
 	return ds, nil
 }
 
 // readZINCSplit reads the split file of the benchmarking-gnns export:
-// [{"test": [...], "model_selection": [{"train": [...], "validation": [...]}]}].
-func readZINCSplit(path string, graphs int) (Split, error) {
+// [{"test": [...], "model_selection": [{"train": [...], "validation": [...]}]}], for the graphs
+// the file nodes lists.
+func readZINCSplit(path string, graphs int, nodes string) (Split, error) {
 	raw, name, err := readFile(path)
 	if err != nil {
 		return Split{}, err
@@ -244,12 +252,12 @@ func readZINCSplit(path string, graphs int) (Split, error) {
 		return Split{}, fmt.Errorf(`%s: want [{"test": [...], "model_selection": [{"train": [...], "validation": [...]}]}]`, name)
 	}
 	s := Split{Train: *doc[0].ModelSelection[0].Train, Valid: *doc[0].ModelSelection[0].Validation, Test: *doc[0].Test}
-	return s, s.check(name, graphs)
+	return s, s.check(name, graphs, nodes)
 }
 
-// check verifies that the split's indices lie in [0, graphs) and the three parts are
-// disjoint; errors are prefixed with name.
-func (s Split) check(name string, graphs int) error {
+// check verifies that the split's indices lie in [0, graphs), the graphs of the file listed,
+// and the three parts are disjoint; errors are prefixed with name.
+func (s Split) check(name string, graphs int, listed string) error {
 	seen := make(map[int]string, graphs)
 	for _, part := range []struct {
 		name string
@@ -257,7 +265,7 @@ func (s Split) check(name string, graphs int) error {
 	}{{"train", s.Train}, {"validation", s.Valid}, {"test", s.Test}} {
 		for _, id := range part.ids {
 			if id < 0 || id >= graphs {
-				return fmt.Errorf("%s: %s graph %d outside [0, %d)", name, part.name, id, graphs)
+				return fmt.Errorf("%s: %s graph %d outside [0, %d), the graphs of %s", name, part.name, id, graphs, listed)
 			}
 			if prev, dup := seen[id]; dup {
 				return fmt.Errorf("%s: graph %d in both %s and %s", name, id, prev, part.name)

@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hash"
 	"math"
 	"os"
 	"path/filepath"
@@ -372,44 +373,81 @@ func writeZINC(ds *Dataset, dir string) error {
 
 // Digest is a SHA-256 of the dataset's content — graphs (nodes, features, edges in any order and
 // direction), labels and split — independent of the files it was read from: the same for
-// ZINC-12k read from the text export, from benchmarking-gnns' pickles or from PyG's files.
+// ZINC-12k read from the text export, from benchmarking-gnns' pickles or from PyG's files. It
+// hashes every value as a little-endian int64 (real features as their float32 bits, labels as
+// their float64 bits), through a buffer, so that it costs a tenth of the time reading the
+// files takes (ogbg-molhiv: 0.5 s against 5 s on a loaded 2-core machine).
 func (ds *Dataset) Digest() string {
-	h := sha256.New()
-	put := func(vs ...int64) { binary.Write(h, binary.LittleEndian, vs) }
-	// row appends feature row i of f (integers, or the bits of real values).
-	row := func(dst []int64, f graph.Features, i int) []int64 {
-		for c := i * f.Width; c < (i+1)*f.Width; c++ {
-			if f.Ints != nil {
-				dst = append(dst, int64(f.Ints[c]))
-			} else if f.Floats != nil {
-				dst = append(dst, int64(math.Float32bits(f.Floats[c])))
-			}
-		}
-		return dst
-	}
-	put(int64(len(ds.Graphs)), int64(ds.Tasks))
+	d := digester{h: sha256.New(), buf: make([]byte, 0, 1<<16)}
+	d.put(int64(len(ds.Graphs)), int64(ds.Tasks))
+	var rows []int64 // one graph's node features, then its edges: min, max, features
+	var order []int32
 	for _, g := range ds.Graphs {
-		put(int64(g.N()), int64(g.NodeFeatures.Width), int64(g.EdgeFeatures.Width), int64(g.NumEdges()))
+		nf, ef := g.NodeFeatures, g.EdgeFeatures
+		d.put(int64(g.N()), int64(nf.Width), int64(ef.Width), int64(g.NumEdges()))
+		rows = rows[:0]
 		for v := range g.N() {
-			put(row(nil, g.NodeFeatures, v)...)
+			rows = appendRow(rows, nf, v)
 		}
-		edges := make([][]int64, g.NumEdges())
+		d.put(rows...)
+		w := 2 + ef.Width
+		if ef.Empty() {
+			w = 2
+		}
+		rows, order = rows[:0], order[:0]
 		for i, e := range g.Edges() {
-			edges[i] = row([]int64{int64(min(e[0], e[1])), int64(max(e[0], e[1]))}, g.EdgeFeatures, i)
+			rows = append(rows, int64(min(e[0], e[1])), int64(max(e[0], e[1])))
+			rows = appendRow(rows, ef, i)
+			order = append(order, int32(i))
 		}
-		slices.SortFunc(edges, slices.Compare)
-		for _, e := range edges {
-			put(e...)
+		slices.SortFunc(order, func(a, b int32) int {
+			return slices.Compare(rows[int(a)*w:int(a+1)*w], rows[int(b)*w:int(b+1)*w])
+		})
+		for _, i := range order {
+			d.put(rows[int(i)*w : int(i+1)*w]...)
 		}
 	}
 	for _, y := range ds.Labels {
-		put(int64(math.Float64bits(y)))
+		d.put(int64(math.Float64bits(y)))
 	}
 	for _, part := range [][]int{ds.Split.Train, ds.Split.Valid, ds.Split.Test} {
-		put(int64(len(part)))
+		d.put(int64(len(part)))
 		for _, i := range part {
-			put(int64(i))
+			d.put(int64(i))
 		}
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	d.flush()
+	return hex.EncodeToString(d.h.Sum(nil))
+}
+
+// digester feeds int64 values to a hash through a buffer.
+type digester struct {
+	h   hash.Hash
+	buf []byte
+}
+
+func (d *digester) put(vs ...int64) {
+	for _, v := range vs {
+		d.buf = binary.LittleEndian.AppendUint64(d.buf, uint64(v))
+	}
+	if len(d.buf) >= 1<<15 {
+		d.flush()
+	}
+}
+
+func (d *digester) flush() {
+	d.h.Write(d.buf)
+	d.buf = d.buf[:0]
+}
+
+// appendRow appends feature row i of f as Digest hashes it.
+func appendRow(dst []int64, f graph.Features, i int) []int64 {
+	for c := i * f.Width; c < (i+1)*f.Width; c++ {
+		if f.Ints != nil {
+			dst = append(dst, int64(f.Ints[c]))
+		} else if f.Floats != nil {
+			dst = append(dst, int64(math.Float32bits(f.Floats[c])))
+		}
+	}
+	return dst
 }

@@ -106,14 +106,16 @@ func TestZINCMalformed(t *testing.T) {
 	}{
 		{"ZINC_Nodes.txt", "0 0 6\n0 1\n", "ZINC_Nodes.txt.gz:2: want 3 fields (graph node atom_type), got 2"},
 		{"ZINC_Nodes.txt", "0 0 6\n0 2 6\n1 0 6\n", "ZINC_Nodes.txt.gz: graph 0: node 1 missing"},
-		{"ZINC_Nodes.txt", "0 0 6\n2 0 6\n", "ZINC_Nodes.txt.gz: graph 1 has no nodes"},
+		{"ZINC_Nodes.txt", "0 0 6\n2 0 6\n0 1 6\n", "ZINC_Nodes.txt.gz: graph 1 has no nodes"},
+		{"ZINC_Nodes.txt", "16000000 0 6\n", "ZINC_Nodes.txt.gz:1: graph 16000000 node 0: ids must be non-negative and below the number of node lines (1)"},
+		{"ZINC_Nodes.txt", "0 0 6\n0 60000 6\n", "ZINC_Nodes.txt.gz:2: graph 0 node 60000: ids must be non-negative and below the number of node lines (2)"},
 		{"ZINC_Nodes.txt", "0 0 6\n1 0 6\n0 0 7\n", "ZINC_Nodes.txt.gz:3: graph 0: node 0 listed again (first on line 1)"},
 		{"ZINC_Nodes.txt", "0 -1 6\n", "ZINC_Nodes.txt.gz:1: graph 0 node -1: ids must be non-negative"},
 		{"ZINC_Nodes.txt", "0 0 x\n", `ZINC_Nodes.txt.gz:1: field 3: "x" is not an integer`},
 		{"ZINC_Nodes.txt", "0 0 30\n", "ZINC_Nodes.txt.gz:1: atom type 30 outside [0, 28)"},
 		{"ZINC_Edges.txt", "0 0 1 1\n0 1 1 1\n", "ZINC_Edges.txt:2: graph 0: self loop on node 1"},
 		{"ZINC_Edges.txt", "0 0 1 1\n0 1 0 2\n", "ZINC_Edges.txt:2: graph 0: duplicates edge 0 (0,1)"},
-		{"ZINC_Edges.txt", "0 0 5 1\n", "ZINC_Edges.txt:1: graph 0: node id out of range [0,3)"},
+		{"ZINC_Edges.txt", "0 0 5 1\n", "ZINC_Edges.txt:1: graph 0: node id out of range [0,3) (ZINC_Nodes.txt.gz lists 3 nodes for it)"},
 		{"ZINC_Edges.txt", "7 0 1 1\n", "ZINC_Edges.txt:1: graph 7 has no nodes"},
 		{"ZINC_Edges.txt", "0 0 1 9\n", "ZINC_Edges.txt:1: bond type 9 outside 1..3"},
 		{"ZINC_Labels.txt", "0 1.5\n", "ZINC_Labels.txt: no label for graph 1"},
@@ -122,7 +124,7 @@ func TestZINCMalformed(t *testing.T) {
 		{"ZINC_splits.json", `{"train": [0]}`, "ZINC_splits.json: json: cannot unmarshal object"},
 		{"ZINC_splits.json", `[{"test": [1]}]`, "ZINC_splits.json: want [{"},
 		{"ZINC_splits.json", `[{"test": [1], "model_selection": [{"train": [0, 1], "validation": []}]}]`, "ZINC_splits.json: graph 1 in both train and test"},
-		{"ZINC_splits.json", `[{"test": [2], "model_selection": [{"train": [0], "validation": []}]}]`, "ZINC_splits.json: test graph 2 outside [0, 2)"},
+		{"ZINC_splits.json", `[{"test": [2], "model_selection": [{"train": [0], "validation": []}]}]`, "ZINC_splits.json: test graph 2 outside [0, 2), the graphs of ZINC_Nodes.txt.gz"},
 	}
 	for _, tc := range tests {
 		_, err := data.ZINC(writeZINC(t, map[string]string{tc.file: tc.content}))

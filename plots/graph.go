@@ -25,7 +25,11 @@ func Graph(g *graph.Graph, values []float64, title string) (*Figure, error) {
 	if err := checkGraphValues(g, values, 1); err != nil {
 		return nil, err
 	}
-	d := &drawing{pos: layout(g), values: values, cmap: nodeMap(values), maxRadius: vg.Points(9)}
+	pos, err := layout(g)
+	if err != nil {
+		return nil, err
+	}
+	d := &drawing{pos: pos, values: values, cmap: nodeMap(values), maxRadius: vg.Points(9)}
 	d.layers = []edgeLayer{{edges: g.Edges(), style: draw.LineStyle{Color: color.Gray{Y: 0x40}, Width: vg.Points(1.4)}}}
 	return d.figure(title, fmt.Sprintf("n = %d, |E| = %d", g.N(), g.NumEdges())), nil
 }
@@ -40,7 +44,11 @@ func ProductGraph(g *graph.Graph, values []float64, title string) (*Figure, erro
 		return nil, err
 	}
 	n := g.N()
-	d := &drawing{pos: productLayout(layout(g)), values: values, cmap: nodeMap(values), maxRadius: vg.Points(5)}
+	pos, err := layout(g)
+	if err != nil {
+		return nil, err
+	}
+	d := &drawing{pos: productLayout(pos), values: values, cmap: nodeMap(values), maxRadius: vg.Points(5)}
 	var internal, external []graph.Edge
 	for _, e := range g.Edges() {
 		for x := range n {

@@ -16,14 +16,18 @@ const layoutIterations = 500
 // Kamada–Kawai: stress majorization (Gansner, Koren and North, 2004) on the shortest-path
 // distances, started from their classical multidimensional scaling, then centred and
 // rotated so that the longer extent is horizontal. Nodes in different components are
-// treated as one hop further apart than the farthest connected pair.
-func layout(g *graph.Graph) [][2]float64 {
+// treated as one hop further apart than the farthest connected pair. It fails only when the
+// n² distances do not fit in memory.
+func layout(g *graph.Graph) ([][2]float64, error) {
 	n := g.N()
 	pos := make([][2]float64, n)
 	if n < 2 {
-		return pos
+		return pos, nil
 	}
-	dist := product.NodeMarking(g) // d(s, v) at s·n + v, −1 when unreachable
+	dist, err := product.NodeMarking(g) // d(s, v) at s·n + v, −1 when unreachable
+	if err != nil {
+		return nil, err
+	}
 	far := int32(1)
 	for _, d := range dist {
 		far = max(far, d+1)
@@ -118,7 +122,7 @@ func layout(g *graph.Graph) [][2]float64 {
 	for i, p := range pos {
 		pos[i] = [2]float64{cos*p[0] + sin*p[1], -sin*p[0] + cos*p[1]}
 	}
-	return pos
+	return pos, nil
 }
 
 // productLayout places product node (s, v) at index s·n + v at pos[s] + r·pos[v]: the

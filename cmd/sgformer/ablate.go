@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -124,33 +125,47 @@ func tableCmd(args []string, io stdio) error {
 	digits := fs.Int("digits", 4, "decimals of the metrics")
 	fs.SetOutput(io.err)
 	fs.Usage = func() {
-		fmt.Fprintln(io.err, "usage: sgformer table [--digits N] DIR\n\nCollects every run summary under DIR (an ablate or compare output, or any runs) into the paper's\ntables, printed as Markdown and written to DIR/table.md and DIR/table.json.")
+		fmt.Fprintln(io.err, "usage: sgformer table [--digits N] DIR\n\nCollects every run summary under DIR (an ablate or compare output, or any runs) into the paper's\n"+
+			"tables, printed as Markdown and written to DIR/table.md and DIR/table.json. Runs that differ in\n"+
+			"any hyperparameter but the seed (their config.json) are never averaged together; runs that\n"+
+			"trained fewer epochs than planned are left out and listed.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return err
+	// DIR may come before, between or after the flags.
+	var dirs []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return err
+			}
+			return usageError{err.Error()}
 		}
-		return usageError{err.Error()}
+		if fs.NArg() == 0 {
+			break
+		}
+		dirs, args = append(dirs, fs.Arg(0)), fs.Args()[1:]
 	}
-	if fs.NArg() != 1 {
-		return usagef("want one directory, got %d arguments", fs.NArg())
+	if len(dirs) != 1 {
+		return usagef("want one directory, got %d arguments", len(dirs))
 	}
-	return renderTable(fs.Arg(0), *digits, io)
+	return renderTable(dirs[0], *digits, io)
 }
 
-// renderTable collects the runs under dir and writes table.md and table.json there, printing
-// the Markdown.
+// renderTable collects the runs under dir and writes table.md (with the unfinished runs left
+// out) and table.json (the rows) there, printing the Markdown.
 func renderTable(dir string, digits int, io stdio) error {
-	rows, err := ablation.Collect(dir)
+	c, err := ablation.CollectAll(dir)
 	if err != nil {
 		return err
 	}
-	md := ablation.Markdown(rows, digits)
+	md := c.Markdown(digits)
+	if len(c.Rows) == 0 {
+		return fmt.Errorf("no finished run under %s:\n%s", dir, md)
+	}
 	if err := atomicfile.Write(filepath.Join(dir, "table.md"), []byte(md)); err != nil {
 		return err
 	}
-	if err := writeJSONFile(filepath.Join(dir, "table.json"), rows); err != nil {
+	if err := writeJSONFile(filepath.Join(dir, "table.json"), c.Rows); err != nil {
 		return err
 	}
 	_, err = fmt.Fprint(io.out, md)

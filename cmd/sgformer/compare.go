@@ -21,7 +21,7 @@ func compareCmd(args []string, io stdio) error {
 	models := fs.String("models", strings.Join([]string{model.Subgraphormer, model.SSWLPlus, model.GIN}, ","), "comma-separated models")
 	backendName := fs.String("backend", "", `GoMLX backend: "go", "xla:cpu", "xla:cuda" (default $GOMLX_BACKEND, else go)`)
 	var h hyperFlags
-	h.register(fs, recipeContext(args, io.err))
+	h.register(fs, recipeContext(args, io.err), model.ParamModel) // --models names them
 	if err := parse(fs, args, io); err != nil {
 		return err
 	}

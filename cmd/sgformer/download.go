@@ -3,13 +3,15 @@ package main
 import (
 	"context"
 	"flag"
+	"strings"
 
 	"github.com/sgformer/sgformer/data"
+	"github.com/sgformer/sgformer/sgformer/training"
 )
 
 func downloadCmd(args []string, io stdio) error {
 	fs := flag.NewFlagSet("sgformer download", flag.ContinueOnError)
-	dataset := fs.String("dataset", "", "dataset: zinc12k, ogbg-molesol, ogbg-molbace or ogbg-molhiv")
+	dataset := fs.String("dataset", "", "dataset: "+strings.Join(sourceNames(), ", "))
 	dir := fs.String("data-dir", "", "directory for the dataset's files (default: $SGFORMER_DATA/FOLDER, ../shared/data/FOLDER if present, else the user cache)")
 	if err := parse(fs, args, io); err != nil {
 		return err
@@ -18,7 +20,7 @@ func downloadCmd(args []string, io stdio) error {
 		return usagef("--dataset D is required")
 	}
 	if _, err := data.SourceOf(*dataset); err != nil {
-		return usageError{err.Error()}
+		return unknownDataset(*dataset, sourceNames(), "; "+training.Synthetic+" and "+training.SyntheticFourCycles+" are built in")
 	}
 	if *dir == "" {
 		var err error

@@ -13,6 +13,7 @@
 //	                                                 train the grid (resumable), then render its table
 //	sgformer table      DIR                          the runs under DIR as the paper's tables (Markdown, JSON)
 //	sgformer plot       [--format svg|png|both] RUN  draw a run's training curves (curves.svg, curves.png)
+//	sgformer --version                               module version, Go version and VCS revision
 //
 // FILE is a graph in JSON, {"num_nodes": n, "edges": [[u,v], ...]}, each undirected edge listed
 // once in either orientation; "-" reads standard input. Run "sgformer COMMAND -h" for a
@@ -64,7 +65,11 @@ func run(args []string, in io.Reader, out, errOut io.Writer) int {
 		for _, c := range commands {
 			fmt.Fprintf(errOut, "  %-11s %s\n", c.name, c.summary)
 		}
-		fmt.Fprintln(errOut, "\nRun 'sgformer COMMAND -h' for a command's flags.")
+		fmt.Fprintln(errOut, "\nRun 'sgformer COMMAND -h' for a command's flags, 'sgformer --version' for the build.")
+	}
+	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version" || args[0] == "version") {
+		printVersion(stdio{in, out, errOut})
+		return 0
 	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage()

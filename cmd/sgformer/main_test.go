@@ -108,7 +108,7 @@ func TestCommandErrors(t *testing.T) {
 		{"", []string{"train2"}, 2, `unknown command "train2"`},
 		{"", []string{"pe"}, 2, "--graph FILE is required"},
 		{"", []string{"pe", "--graph", "/does/not/exist.json"}, 1, "open /does/not/exist.json"},
-		{`{"num_nodes": 2, "edges": [[0,0]]}`, []string{"product", "--graph", "-"}, 1, "<stdin>: graph: edge 0 (0,0): self loop on node 0"},
+		{`{"num_nodes": 2, "edges": [[0,0]]}`, []string{"product", "--graph", "-"}, 1, "<stdin>:1:28: graph: edge 0 (0,0): self loop on node 0"},
 		{"{\"num_nodes\": 2,\n\"edges\": [[0,1]]]", []string{"pe", "--graph", "-"}, 1, "<stdin>:2:17: invalid character"},
 		{triangleTail, []string{"pe", "--graph", "-", "--k", "17"}, 1, "k = 17 eigenpairs asked of a product graph with 16 nodes"},
 		{triangleTail, []string{"pe", "--graph", "-", "--k", "-1"}, 2, "--k -1 must not be negative"},

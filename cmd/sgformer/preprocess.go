@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"path/filepath"
@@ -9,26 +10,37 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/sgformer/sgformer/data"
+	"github.com/sgformer/sgformer/internal/memory"
 	"github.com/sgformer/sgformer/sgformer/preprocess"
+	"github.com/sgformer/sgformer/sgformer/training"
 )
 
-// loadDataset reads a dataset by name from dir (its default directory if empty).
-func loadDataset(name, dir string) (*data.Dataset, error) {
-	if _, err := data.SourceOf(name); err != nil {
+// loadDataset reads a dataset by name from dir (its default directory if empty), checking that
+// it is the published one unless noVerify; an unknown name is a usage error.
+func loadDataset(name, dir string, noVerify bool) (*data.Dataset, error) {
+	ds, err := training.LoadDataset(training.Source{Dataset: name, DataDir: dir, NoVerify: noVerify})
+	if errors.As(err, new(*training.UnknownDatasetError)) {
 		return nil, usageError{err.Error()}
 	}
-	return data.Load(name, dir)
+	return ds, err
+}
+
+// registerNoVerify defines --no-verify, for every command that loads a dataset.
+func registerNoVerify(fs *flag.FlagSet, noVerify *bool) {
+	fs.BoolVar(noVerify, "no-verify", false, "accept a copy of the dataset that differs from the published one (data modified on purpose): skip the checks against its pinned content digest and for truncated files")
 }
 
 func preprocessCmd(args []string, io stdio) error {
 	fs := flag.NewFlagSet("sgformer preprocess", flag.ContinueOnError)
-	dataset := fs.String("dataset", "zinc12k", "dataset name")
+	dataset := fs.String("dataset", "zinc12k", datasetUsage())
 	dataDir := fs.String("data-dir", "", "directory holding the dataset's files (default: $SGFORMER_DATA/FOLDER, ../shared/data/FOLDER, or the download location)")
 	k := fs.Int("pe-k", 8, "number k of product-graph PE columns")
 	mode := fs.String("pe-mode", string(preprocess.Exact), `"exact", "reference" (the authors' PE) or "concat"`)
 	tupleK := fs.Int("tuple-k", 2, "order K of the product's tuples (Appendix B)")
 	out := fs.String("out", "", "directory for the cache file")
 	workers := fs.Int("workers", 0, "goroutines (0: one per CPU)")
+	var noVerify bool
+	registerNoVerify(fs, &noVerify)
 	if err := parse(fs, args, io); err != nil {
 		return err
 	}
@@ -39,7 +51,7 @@ func preprocessCmd(args []string, io stdio) error {
 	if err := opt.Validate(); err != nil {
 		return usageError{err.Error()}
 	}
-	ds, err := loadDataset(*dataset, *dataDir)
+	ds, err := loadDataset(*dataset, *dataDir, noVerify)
 	if err != nil {
 		return err
 	}
@@ -56,6 +68,9 @@ func preprocessCmd(args []string, io stdio) error {
 	)
 	start := time.Now()
 	items, fresh, err := preprocess.Cached(path, ds.Graphs, opt, *workers, func(done int) { bar.Set(done) })
+	if _, ok := errors.AsType[*memory.Error](err); ok {
+		return fmt.Errorf("%s: %w", ds.Name, err)
+	}
 	if err != nil {
 		return err
 	}

@@ -32,12 +32,13 @@ type dataFlags struct {
 }
 
 func (d *dataFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&d.Dataset, "dataset", training.Synthetic, "dataset: "+strings.Join(training.Datasets(), ", ")+" (synthetic: triangle counting on random graphs, built in)")
+	fs.StringVar(&d.Dataset, "dataset", training.Synthetic, datasetUsage())
 	fs.StringVar(&d.DataDir, "data-dir", "", "directory holding the dataset's files (default: $SGFORMER_DATA/FOLDER, ../shared/data/FOLDER, or where sgformer download puts them)")
 	fs.IntVar(&d.TrainSubset, "train-subset", 0, "train on the first N graphs of the training split only (0: all)")
 	fs.IntVar(&d.SyntheticGraphs, "synthetic-graphs", 300, "number of graphs of the synthetic dataset")
 	cache, _ := os.UserCacheDir()
 	fs.StringVar(&d.CacheDir, "cache-dir", filepath.Join(cache, "sgformer"), "directory for preprocessing caches")
+	registerNoVerify(fs, &d.NoVerify)
 }
 
 // hyperFlags are the named flags for the hyperparameters users set most; -set sets any.
@@ -129,6 +130,9 @@ func (h *hyperFlags) apply(ctx *context.Context) error {
 		}
 	})
 	if *h.settings != "" {
+		if err := checkSettings(ctx, *h.settings); err != nil {
+			return err
+		}
 		settings = append(settings, *h.settings)
 	}
 	if len(settings) > 0 {
@@ -294,6 +298,9 @@ func runTraining(ctx *context.Context, d *dataFlags, opt training.Options, backe
 	var subset *training.SubsetError
 	if errors.As(err, &subset) {
 		return nil, usagef("--train-subset %d: the training split has %d graphs", subset.Asked, subset.Graphs)
+	}
+	if errors.As(err, new(*training.UnknownDatasetError)) {
+		return nil, usageError{err.Error()}
 	}
 	if err != nil {
 		return nil, err

@@ -20,7 +20,7 @@ func TestNewStat(t *testing.T) {
 		formatted string
 	}{
 		{[]float64{1, 2, 3, 4}, 2.5, math.Sqrt(1.25), "2.500 ± 1.118"},
-		{[]float64{0.7}, 0.7, 0, "0.700 ± 0.000"},
+		{[]float64{0.7}, 0.7, 0, "0.700 (1 seed)"},
 		{[]float64{2, 2, 2}, 2, 0, "2.000 ± 0.000"},
 	} {
 		s := ablation.NewStat(tc.values)
@@ -75,8 +75,8 @@ func TestCollect(t *testing.T) {
 	for _, want := range []string{
 		"**ogbg-molesol, subgraphormer** — test rmse",
 		"| sampling ratio | no PE | PE k = 8 |",
-		"| 1 (full bag) | 1.100 ± 0.000 | — |",
-		"| 0.5 | 1.300 ± 0.000 | 1.400 ± 0.200 |",
+		"| 1 (full bag) | 1.100 (1 seed) | — |",
+		"| 0.5 | 1.300 (1 seed) | 1.400 ± 0.200 (n = 2) |",
 		"| ogbg-molesol | subgraphormer | 0.5 | 8 | 1.100 ± 0.100 | 1.400 ± 0.200 | 0, 1 | 5, 5 |",
 	} {
 		if !strings.Contains(md, want) {

@@ -64,9 +64,7 @@ func New(config string) (b backends.Backend, err error) {
 			b = nil // not an interface holding a nil backend
 		}
 		if err != nil && name == "xla" {
-			err = fmt.Errorf("%w\nThe XLA backend needs a PJRT plugin: with internet GoMLX installs it itself; offline, set "+
-				"PJRT_PLUGIN_LIBRARY_PATH to the folder holding pjrt_c_api_<cpu|cuda>_plugin.so (on a CUDA machine, "+
-				"source scripts/gpu-env.sh), or use --backend go", err)
+			err = pluginError(config, err)
 		}
 	}()
 	if os.Getenv("PJRT_PLUGIN_LIBRARY_PATH") != "" {
@@ -82,6 +80,22 @@ func New(config string) (b backends.Backend, err error) {
 		return xb, nil
 	}
 	return backends.NewWithConfig(config)
+}
+
+// pluginError explains a failure to create the XLA backend config: the PJRT plugin it needs
+// and how to install it. GoMLX's own message, kept as the cause, can name the CPU plugin even
+// for xla:cuda, because its auto-install fetches the CPU plugin first.
+func pluginError(config string, err error) error {
+	if plugin, _ := strings.CutPrefix(config, "xla:"); strings.HasPrefix(plugin, "cuda") {
+		return fmt.Errorf("backend %s: the CUDA PJRT plugin (pjrt_c_api_cuda_plugin.so) is not installed or does not load "+
+			"(GoMLX: %w).\nWith internet, GoMLX installs it itself on a CUDA machine. Offline, with JAX's CUDA plugin in a "+
+			"Python environment (jax-cuda13-pjrt, jax-cuda13-plugin and NVIDIA's nvidia-* wheels), run "+
+			"`source scripts/gpu-env.sh` first: it links the plugin into a folder it puts in PJRT_PLUGIN_LIBRARY_PATH and "+
+			"sets LD_LIBRARY_PATH and XLA_FLAGS for the CUDA libraries. Or use --backend go", config, err)
+	}
+	return fmt.Errorf("backend %s: the CPU PJRT plugin (pjrt_c_api_cpu_plugin.so) is not installed or does not load "+
+		"(GoMLX: %w).\nWith internet, GoMLX installs it itself; offline, set PJRT_PLUGIN_LIBRARY_PATH to the folder "+
+		"holding it. Or use --backend go", config, err)
 }
 
 // quietStdout points os.Stdout at /dev/null until the returned function is called.

@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/sgformer/sgformer/internal/memory"
 )
 
 // Edge is an undirected edge {u, v} between two node ids. Its orientation carries no meaning.
@@ -87,6 +89,11 @@ func New(n int, edges []Edge, nodeFeatures, edgeFeatures Features) (*Graph, erro
 	if n > 1<<30 {
 		return nil, fmt.Errorf("graph: node count %d too large", n)
 	}
+	// The adjacency offsets (n+1 int32) and, per edge, both orientations in the compressed
+	// adjacency and while sorting, the copy of the edge list and the duplicate check's map.
+	if err := memory.Check(memory.Sum(memory.Bytes(4, n+1), memory.Bytes(120, len(edges))), "graph: a graph with n = %d, |E| = %d", n, len(edges)); err != nil {
+		return nil, err
+	}
 	seen := make(map[[2]int]int, len(edges))
 	for i, e := range edges {
 		if e[0] < 0 || e[0] >= n || e[1] < 0 || e[1] >= n {
@@ -152,19 +159,20 @@ func (g *Graph) Neighbors(v int) (nodes, edgeIDs []int32) {
 }
 
 // Clique returns the complete graph K_n (adjacency 11ᵀ − I, Eq. "A clique" of Appendix A),
-// without features.
-func Clique(n int) *Graph {
-	edges := make([]Edge, 0, max(0, n*(n-1)/2))
+// without features. It has n(n−1)/2 edges; an n whose clique does not fit in the available
+// memory is an error (*memory.Error).
+func Clique(n int) (*Graph, error) {
+	m := memory.Bytes(n, max(n-1, 0)) / 2
+	if err := memory.Check(memory.Bytes(16+120, int(m)), "graph: the clique on %d nodes (%d edges)", n, m); err != nil {
+		return nil, err
+	}
+	edges := make([]Edge, 0, m)
 	for u := range n {
 		for v := u + 1; v < n; v++ {
 			edges = append(edges, Edge{u, v})
 		}
 	}
-	g, err := New(n, edges, Features{}, Features{})
-	if err != nil {
-		panic(err) // unreachable: the edges above are valid by construction
-	}
-	return g
+	return New(n, edges, Features{}, Features{})
 }
 
 // Permute returns the graph with node v renamed perm[v], with its features and edge order

@@ -6,94 +6,286 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 )
 
-// jsonGraph is the command line's graph format:
+// The command line's graph format:
 //
 //	{"num_nodes": 4, "edges": [[0,1],[1,2],[2,3]], "node_features": [6,6,8,6], "edge_features": [1,2,1]}
 //
 // Each undirected edge is listed once, in either orientation. The optional "node_features" hold
-// one integer per node, or one list of integers per node; "edge_features" likewise per listed edge.
-type jsonGraph struct {
-	NumNodes     *int              `json:"num_nodes"`
-	Edges        [][]int           `json:"edges"`
-	NodeFeatures []json.RawMessage `json:"node_features"`
-	EdgeFeatures []json.RawMessage `json:"edge_features"`
-}
+// one integer per node, or one list of integers per node; "edge_features" likewise per listed
+// edge.
 
 // ReadJSON reads a graph in the command line's JSON format (see the package example). name is
-// used in error messages, which give the line and column of malformed JSON.
+// used in error messages, which speak of the format, not of Go: they give the line and column
+// of the offending value, the field and element (e.g. "edges[2][0]: want an integer node id,
+// got 1.5"), and say when the input is empty or ends inside the graph. It reads the input
+// token by token, allocating in proportion to it.
 func ReadJSON(r io.Reader, name string) (*Graph, error) {
 	raw, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	var jg jsonGraph
-	if err := dec.Decode(&jg); err != nil {
-		var syn *json.SyntaxError
-		var typ *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &syn):
-			return nil, fmt.Errorf("%s:%s: %w", name, position(raw, syn.Offset), err)
-		case errors.As(err, &typ):
-			return nil, fmt.Errorf("%s:%s: field %q: %w", name, position(raw, typ.Offset), typ.Field, err)
-		}
-		return nil, fmt.Errorf("%s: %w", name, err)
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil, fmt.Errorf(`%s: empty file: want a graph in JSON, {"num_nodes": n, "edges": [[u,v], ...]}`, name)
 	}
-	if jg.NumNodes == nil {
-		return nil, fmt.Errorf("%s: missing field \"num_nodes\"", name)
-	}
-	edges := make([]Edge, len(jg.Edges))
-	for i, e := range jg.Edges {
-		if len(e) != 2 {
-			return nil, fmt.Errorf("%s: edges[%d]: want a pair [u,v], got %d numbers", name, i, len(e))
-		}
-		edges[i] = Edge{e[0], e[1]}
-	}
-	nf, err := decodeIntFeatures(jg.NodeFeatures)
+	p := &jsonParser{raw: raw, name: name, dec: json.NewDecoder(bytes.NewReader(raw))}
+	p.dec.UseNumber()
+	g, err := p.graph()
 	if err != nil {
-		return nil, fmt.Errorf("%s: node_features%w", name, err)
-	}
-	ef, err := decodeIntFeatures(jg.EdgeFeatures)
-	if err != nil {
-		return nil, fmt.Errorf("%s: edge_features%w", name, err)
-	}
-	g, err := New(*jg.NumNodes, edges, nf, ef)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, err
 	}
 	return g, nil
 }
 
-// decodeIntFeatures turns a list of integers, or of equal-length integer lists, into a table.
-func decodeIntFeatures(rows []json.RawMessage) (Features, error) {
-	if len(rows) == 0 {
-		return Features{}, nil
+// jsonParser reads the graph format from raw with a token decoder, for errors that name the
+// position and field of what is wrong.
+type jsonParser struct {
+	raw  []byte
+	name string
+	dec  *json.Decoder
+}
+
+// graph reads the whole input.
+func (p *jsonParser) graph() (*Graph, error) {
+	at, tok, err := p.token()
+	if err != nil {
+		return nil, err
+	}
+	if tok != json.Delim('{') {
+		return nil, p.errorf(at, `want a graph object {"num_nodes": n, "edges": [[u,v], ...]}, got %s`, describe(tok))
+	}
+	var (
+		n          *int
+		edges      []Edge
+		edgeAt     []int64 // offset of each edge, for the errors of New
+		nf, ef     Features
+		seen       = map[string]bool{}
+		fieldNames = "num_nodes, edges, node_features, edge_features"
+	)
+	for p.dec.More() {
+		at, tok, err := p.token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := tok.(string) // object keys are strings
+		if seen[key] {
+			return nil, p.errorf(at, "%q given twice", key)
+		}
+		seen[key] = true
+		switch key {
+		case "num_nodes":
+			at, tok, err := p.token()
+			if err != nil {
+				return nil, err
+			}
+			x, ok := integer(tok)
+			if !ok || x < 0 {
+				return nil, p.errorf(at, "num_nodes: want a non-negative integer, got %s", describe(tok))
+			}
+			v := int(x)
+			n = &v
+		case "edges":
+			if edges, edgeAt, err = p.edges(); err != nil {
+				return nil, err
+			}
+		case "node_features":
+			if nf, err = p.features(key); err != nil {
+				return nil, err
+			}
+		case "edge_features":
+			if ef, err = p.features(key); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, p.errorf(at, "unknown field %q (want %s)", key, fieldNames)
+		}
+	}
+	if _, _, err := p.token(); err != nil { // the closing brace
+		return nil, err
+	}
+	end := p.dec.InputOffset()
+	if rest := bytes.TrimLeft(p.raw[end:], " \t\r\n"); len(rest) > 0 {
+		return nil, p.errorf(int64(len(p.raw)-len(rest)), "unexpected data after the graph")
+	}
+	if n == nil {
+		return nil, fmt.Errorf("%s: missing field \"num_nodes\"", p.name)
+	}
+	g, err := New(*n, edges, nf, ef)
+	if ee, ok := errors.AsType[*EdgeError](err); ok {
+		return nil, p.errorf(edgeAt[ee.Index], "%w", err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.name, err)
+	}
+	return g, nil
+}
+
+// edges reads the list of pairs [[u,v], ...] and the offset of each pair.
+func (p *jsonParser) edges() ([]Edge, []int64, error) {
+	at, tok, err := p.token()
+	if err != nil {
+		return nil, nil, err
+	}
+	if tok != json.Delim('[') {
+		return nil, nil, p.errorf(at, "edges: want a list of pairs [[u,v], ...], got %s", describe(tok))
+	}
+	var edges []Edge
+	var offsets []int64
+	for i := 0; p.dec.More(); i++ {
+		at, tok, err := p.token()
+		if err != nil {
+			return nil, nil, err
+		}
+		if tok != json.Delim('[') {
+			return nil, nil, p.errorf(at, "edges[%d]: want a pair [u,v], got %s", i, describe(tok))
+		}
+		var e Edge
+		count := 0
+		for ; p.dec.More(); count++ {
+			at, tok, err := p.token()
+			if err != nil {
+				return nil, nil, err
+			}
+			x, ok := integer(tok)
+			if !ok || x < math.MinInt || x > math.MaxInt {
+				return nil, nil, p.errorf(at, "edges[%d][%d]: want an integer node id, got %s", i, count, describe(tok))
+			}
+			if count < 2 {
+				e[count] = int(x)
+			}
+		}
+		if _, _, err := p.token(); err != nil { // ']'
+			return nil, nil, err
+		}
+		if count != 2 {
+			return nil, nil, p.errorf(at, "edges[%d]: want a pair [u,v], got %d numbers", i, count)
+		}
+		edges, offsets = append(edges, e), append(offsets, at)
+	}
+	if _, _, err := p.token(); err != nil { // ']'
+		return nil, nil, err
+	}
+	return edges, offsets, nil
+}
+
+// features reads a list of integers, or of equal-length non-empty integer lists, into a table.
+func (p *jsonParser) features(field string) (Features, error) {
+	at, tok, err := p.token()
+	if err != nil {
+		return Features{}, err
+	}
+	if tok != json.Delim('[') {
+		return Features{}, p.errorf(at, "%s: want a list with an integer or a list of integers per row, got %s", field, describe(tok))
 	}
 	f := Features{}
-	for i, r := range rows {
-		var one int32
-		if err := json.Unmarshal(r, &one); err == nil {
+	for i := 0; p.dec.More(); i++ {
+		at, tok, err := p.token()
+		if err != nil {
+			return Features{}, err
+		}
+		if tok != json.Delim('[') { // one integer
+			x, ok := integer(tok)
+			if !ok {
+				return Features{}, p.errorf(at, "%s[%d]: want an integer or a non-empty list of integers, got %s", field, i, describe(tok))
+			}
+			if x < math.MinInt32 || x > math.MaxInt32 {
+				return Features{}, p.errorf(at, "%s[%d]: %d does not fit in 32 bits", field, i, x)
+			}
 			if f.Width > 1 {
-				return Features{}, fmt.Errorf("[%d]: a single integer where rows have %d", i, f.Width)
+				return Features{}, p.errorf(at, "%s[%d]: a single integer where rows have %d", field, i, f.Width)
 			}
 			f.Width = 1
-			f.Ints = append(f.Ints, one)
+			f.Ints = append(f.Ints, int32(x))
 			continue
 		}
-		var many []int32
-		if err := json.Unmarshal(r, &many); err != nil || len(many) == 0 {
-			return Features{}, fmt.Errorf("[%d]: want an integer or a non-empty list of integers, got %s", i, r)
+		width := 0
+		for ; p.dec.More(); width++ {
+			at, tok, err := p.token()
+			if err != nil {
+				return Features{}, err
+			}
+			x, ok := integer(tok)
+			if !ok {
+				return Features{}, p.errorf(at, "%s[%d][%d]: want an integer, got %s", field, i, width, describe(tok))
+			}
+			if x < math.MinInt32 || x > math.MaxInt32 {
+				return Features{}, p.errorf(at, "%s[%d][%d]: %d does not fit in 32 bits", field, i, width, x)
+			}
+			f.Ints = append(f.Ints, int32(x))
 		}
-		if i > 0 && len(many) != f.Width {
-			return Features{}, fmt.Errorf("[%d]: %d values where rows have %d", i, len(many), f.Width)
+		if _, _, err := p.token(); err != nil { // ']'
+			return Features{}, err
 		}
-		f.Width = len(many)
-		f.Ints = append(f.Ints, many...)
+		switch {
+		case width == 0:
+			return Features{}, p.errorf(at, "%s[%d]: want an integer or a non-empty list of integers, got []", field, i)
+		case i > 0 && width != f.Width:
+			return Features{}, p.errorf(at, "%s[%d]: %d values where rows have %d", field, i, width, f.Width)
+		}
+		f.Width = width
+	}
+	if _, _, err := p.token(); err != nil { // ']'
+		return Features{}, err
+	}
+	if f.Width == 0 {
+		return Features{}, nil
 	}
 	return f, nil
+}
+
+// token returns the next token and the offset where it starts. A syntax error or the end of
+// the input (the graph is not over when token is called) is an error naming the position.
+func (p *jsonParser) token() (int64, json.Token, error) {
+	at := p.dec.InputOffset()
+	for at < int64(len(p.raw)) && bytes.IndexByte([]byte(" \t\r\n,:"), p.raw[at]) >= 0 {
+		at++
+	}
+	tok, err := p.dec.Token()
+	if syn, ok := errors.AsType[*json.SyntaxError](err); ok {
+		return at, nil, fmt.Errorf("%s:%s: %w", p.name, position(p.raw, syn.Offset+1), err)
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		end := int64(len(bytes.TrimRight(p.raw, " \t\r\n")))
+		return at, nil, fmt.Errorf("%s:%s: truncated: the file ends inside the graph", p.name, position(p.raw, end))
+	}
+	if err != nil {
+		return at, nil, fmt.Errorf("%s: %w", p.name, err)
+	}
+	return at, tok, nil
+}
+
+// errorf formats an error at the byte offset at of the input.
+func (p *jsonParser) errorf(at int64, format string, args ...any) error {
+	return fmt.Errorf("%s:%s: %w", p.name, position(p.raw, at+1), fmt.Errorf(format, args...))
+}
+
+// integer returns the value of a JSON number token that is an integer (no fraction or
+// exponent) fitting in 64 bits.
+func integer(tok json.Token) (int64, bool) {
+	num, ok := tok.(json.Number)
+	if !ok {
+		return 0, false
+	}
+	x, err := strconv.ParseInt(string(num), 10, 64)
+	return x, err == nil
+}
+
+// describe writes a token as the input has it, for "got ..." in messages.
+func describe(tok json.Token) string {
+	switch t := tok.(type) {
+	case json.Delim:
+		return string(t)
+	case string:
+		return strconv.Quote(t)
+	case json.Number:
+		return string(t)
+	case nil:
+		return "null"
+	}
+	return fmt.Sprint(tok)
 }
 
 // position returns "line:column" (both from 1) of the last byte the JSON decoder read when it

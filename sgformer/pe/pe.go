@@ -35,6 +35,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/sgformer/sgformer/internal/memory"
 	"github.com/sgformer/sgformer/sgformer/graph"
 )
 
@@ -46,15 +47,32 @@ type Spectrum struct {
 	Vectors [][]float64
 }
 
-// NewSpectrum eigendecomposes the Laplacian of g (Sec. 4.2, L = D − A).
+// SpectrumBytes is the memory NewSpectrum needs for an n-node graph: four n×n float64 matrices
+// (the Laplacian, LAPACK's working copy, its eigenvectors and the Spectrum's copy) and O(n)
+// workspace.
+func SpectrumBytes(n int) int64 {
+	return memory.Sum(memory.Bytes(4*8, n, n), memory.Bytes(8, 64, n))
+}
+
+// NewSpectrum eigendecomposes the Laplacian of g (Sec. 4.2, L = D − A). It takes O(n³) time
+// (about two minutes for n = 5000 on one core) and SpectrumBytes(n) of memory; a graph for
+// which that memory is not available is an error (*memory.Error), before anything is
+// allocated.
 func NewSpectrum(g *graph.Graph) (*Spectrum, error) {
 	n := g.N()
+	if err := memory.Check(SpectrumBytes(n), "pe: the eigendecomposition of the Laplacian of a %d-node graph (4 n×n float64 matrices)", n); err != nil {
+		return nil, err
+	}
 	s := &Spectrum{Values: make([]float64, n), Vectors: make([][]float64, n)}
 	if n == 0 {
 		return s, nil
 	}
+	l, err := g.Laplacian()
+	if err != nil {
+		return nil, err
+	}
 	var es mat.EigenSym
-	if !es.Factorize(g.Laplacian(), true) {
+	if !es.Factorize(l, true) {
 		return nil, fmt.Errorf("pe: eigendecomposition of the %d-node Laplacian did not converge", n)
 	}
 	es.Values(s.Values)
@@ -154,6 +172,30 @@ func (e *Encoding) Float32(width int) []float32 {
 	return out
 }
 
+// Row writes row r of the table Float32 expands (product node r; s·n + v for Order 2) into dst,
+// one entry per column up to len(dst): zero beyond Columns(). It returns dst, and lets a caller
+// stream the table without holding it.
+func (e *Encoding) Row(r int, dst []float64) []float64 {
+	cols := min(len(dst), e.Columns())
+	clear(dst[cols:])
+	if e.Order == 2 {
+		s, v := r/e.N, r%e.N
+		for c := range cols {
+			dst[c] = e.Basis[e.Factors[2*c]][s] * e.Basis[e.Factors[2*c+1]][v]
+		}
+		return dst
+	}
+	for c := range cols {
+		x, stride := 1.0, e.Rows()/e.N // of position 0
+		for j := range e.Order {
+			x *= e.Basis[e.Factors[c*e.Order+j]][r/stride%e.N]
+			stride /= e.N
+		}
+		dst[c] = x
+	}
+	return dst
+}
+
 // Dense returns the Rows()×Columns() matrix of the encoding in float64, for inspection and tests.
 func (e *Encoding) Dense() *mat.Dense {
 	rows, cols := e.Rows(), e.Columns()
@@ -203,6 +245,9 @@ func Tuple(s *Spectrum, order, k int) (*Encoding, error) {
 	if total := math.Pow(float64(n), float64(order)); float64(k) > total {
 		return nil, fmt.Errorf("pe: k = %d eigenpairs asked of a product graph with %v nodes (n = %d, order %d)", k, total, n, order)
 	}
+	if err := checkTuples(k, order); err != nil {
+		return nil, err
+	}
 	tuples, values := smallestSums(s.Values, order, k)
 	return newEncoding(s, order, tuples, values), nil
 }
@@ -221,12 +266,28 @@ func Reference(s *Spectrum, k int) (*Encoding, error) {
 		return newEncoding(s, 2, nil, nil), nil
 	}
 	m := min(int(math.Floor(math.Sqrt(float64(k+1)))), len(s.Values)-1)
+	if err := checkTuples(min(k, m*m), 2); err != nil {
+		return nil, err
+	}
 	tuples, values := smallestSums(s.Values[1:1+m], 2, min(k, m*m))
 	for _, t := range tuples {
 		t[0]++
 		t[1]++
 	}
 	return newEncoding(s, 2, tuples, values), nil
+}
+
+// TupleBytes is the memory Tuple needs to find k eigenpairs of the given order: per pair found,
+// the heap entries of it and its successors (with their index slices, in slices that grow by
+// doubling), and the result. Product and Reference need TupleBytes(k, 2).
+func TupleBytes(k, order int) int64 {
+	per := memory.Sum(memory.Bytes(80+16, order), 80+32)
+	return memory.Bytes(int(per), k)
+}
+
+// checkTuples checks that TupleBytes(k, order) fits in the available memory.
+func checkTuples(k, order int) error {
+	return memory.Check(TupleBytes(k, order), "pe: k = %d eigenpairs of order %d", k, order)
 }
 
 // newEncoding gathers the eigenvectors used by tuples into a self-contained Encoding.

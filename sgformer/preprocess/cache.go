@@ -1,7 +1,6 @@
 package preprocess
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
@@ -130,12 +129,12 @@ func Load(path string, graphs []*graph.Graph, opt Options) ([]Item, error) {
 	corrupt := func(format string, args ...any) error {
 		return fmt.Errorf("preprocess: cache %s is corrupt (%s); delete it to recompute", path, fmt.Sprintf(format, args...))
 	}
-	if !bytes.HasPrefix(raw, []byte(magic)) {
+	if !bytes.HasPrefix(raw, []byte(magic)) || len(raw) < len(magic)+sha256.Size {
 		return nil, corrupt("not a preprocessing cache")
 	}
-	r := &reader{buf: bufio.NewReader(bytes.NewReader(raw[len(magic):]))}
-	hd := make([]byte, r.uvarint(1<<20))
-	if _, err := io.ReadFull(r.buf, hd); err != nil || r.err != nil {
+	r := &reader{b: bytes.NewReader(raw[len(magic) : len(raw)-sha256.Size])}
+	hd := r.bytes(r.uvarint(1<<20, 1))
+	if r.err != nil {
 		return nil, corrupt("truncated header")
 	}
 	var got header
@@ -146,12 +145,15 @@ func Load(path string, graphs []*graph.Graph, opt Options) ([]Item, error) {
 	if got.Version != want.Version {
 		return nil, fmt.Errorf("%w: %s has format version %d, want %d", ErrStale, path, got.Version, want.Version)
 	}
-	body, sum := raw[:max(len(raw)-sha256.Size, 0)], raw[max(len(raw)-sha256.Size, 0):]
+	body, sum := raw[:len(raw)-sha256.Size], raw[len(raw)-sha256.Size:]
 	if s := sha256.Sum256(body); !bytes.Equal(s[:], sum) {
 		return nil, corrupt("checksum mismatch")
 	}
 	if !got.same(want) {
 		return nil, fmt.Errorf("%w: %s holds %+v, want %+v", ErrStale, path, got, want)
+	}
+	if err := checkMemory(graphs, opt, 0); err != nil {
+		return nil, err
 	}
 	k := opt.K()
 	items := make([]Item, len(graphs))
@@ -161,19 +163,19 @@ func Load(path string, graphs []*graph.Graph, opt Options) ([]Item, error) {
 		if err != nil {
 			return nil, err
 		}
-		marks := make([]int32, r.uvarint(uint64(size*(k-1))))
+		marks := make([]int32, r.uvarint(uint64(size*(k-1)), 1)) // one varint each
 		for j := range marks {
 			marks[j] = int32(r.varint())
 		}
-		e := &pe.Encoding{N: int(r.uvarint(uint64(n))), Order: int(r.uvarint(uint64(k)))}
-		e.Values = r.floats(int(r.uvarint(uint64(max(opt.Columns(), 0)))))
-		e.Factors = make([]int, len(e.Values)*e.Order)
+		e := &pe.Encoding{N: int(r.uvarint(uint64(n), 0)), Order: int(r.uvarint(uint64(k), 0))}
+		e.Values = r.floats(int(r.uvarint(uint64(max(opt.Columns(), 0)), 8)))
+		e.Factors = make([]int, r.count(len(e.Values)*e.Order, 1)) // one uvarint each
 		for j := range e.Factors {
-			e.Factors[j] = int(r.uvarint(uint64(n)))
+			e.Factors[j] = int(r.uvarint(uint64(n), 0))
 		}
-		nb := int(r.uvarint(uint64(n + 1)))
+		nb := int(r.uvarint(uint64(n+1), uint64(8*n+1)))
 		for range nb {
-			e.BasisIndex = append(e.BasisIndex, int(r.uvarint(uint64(n)))-1)
+			e.BasisIndex = append(e.BasisIndex, int(r.uvarint(uint64(n), 0))-1) // −1 (the constant vector) is stored as 0
 			e.Basis = append(e.Basis, r.floats(n))
 		}
 		if r.err != nil {
@@ -181,6 +183,11 @@ func Load(path string, graphs []*graph.Graph, opt Options) ([]Item, error) {
 		}
 		if len(marks) != size*(k-1) || e.N != n || e.Order != k {
 			return nil, corrupt("graph %d: %d marks, PE of %d nodes and order %d, for a graph of %d nodes", i, len(marks), e.N, e.Order, n)
+		}
+		for j, m := range marks {
+			if m < -1 || int(m) >= n {
+				return nil, corrupt("graph %d: node mark %d of product node %d outside [-1, %d)", i, m, j, n)
+			}
 		}
 		for _, f := range e.Factors {
 			if f >= nb {
@@ -193,8 +200,8 @@ func Load(path string, graphs []*graph.Graph, opt Options) ([]Item, error) {
 		}
 		items[i] = Item{Product: p, Marks: marks, PE: e}
 	}
-	if rest, _ := r.buf.Peek(sha256.Size + 1); len(rest) != sha256.Size {
-		return nil, corrupt("%d bytes after the last graph", len(rest)-sha256.Size)
+	if rest := r.b.Len(); rest > 0 {
+		return nil, corrupt("%d bytes after the last graph", rest)
 	}
 	return items, nil
 }
@@ -210,20 +217,27 @@ func (w *writer) floats(xs []float64) {
 	}
 }
 
-// reader decodes the cache body, remembering the first error; every count is checked against
-// a bound so that a corrupt file cannot ask for huge allocations.
+// reader decodes the cache body, remembering the first error. Every count is checked against
+// a bound before anything is allocated for it: the largest value the format allows, and what
+// the bytes left can hold at the count's smallest encoding per element, so that a corrupt file
+// cannot ask for more memory than its size justifies.
 type reader struct {
-	buf *bufio.Reader
+	b   *bytes.Reader
 	err error
 }
 
-func (r *reader) uvarint(bound uint64) uint64 {
+// uvarint reads an unsigned varint that must not exceed bound; as the count of elements of
+// at least perElement bytes each (0: not a count), it must also fit in the bytes left.
+func (r *reader) uvarint(bound, perElement uint64) uint64 {
 	if r.err != nil {
 		return 0
 	}
-	x, err := binary.ReadUvarint(r.buf)
+	x, err := binary.ReadUvarint(r.b)
 	if err == nil && x > bound {
 		err = fmt.Errorf("value %d exceeds %d", x, bound)
+	}
+	if left := uint64(r.b.Len()); err == nil && perElement > 0 && x > left/perElement {
+		err = fmt.Errorf("%d elements of %d bytes announced, %d bytes left", x, perElement, left)
 	}
 	if err != nil {
 		r.err = err
@@ -236,21 +250,49 @@ func (r *reader) varint() int64 {
 	if r.err != nil {
 		return 0
 	}
-	x, err := binary.ReadVarint(r.buf)
+	x, err := binary.ReadVarint(r.b)
 	if err != nil {
 		r.err = err
 	}
 	return x
 }
 
+// count returns n, the number of elements of at least perElement bytes that follow, when the
+// bytes left can hold them, else 0 and an error.
+func (r *reader) count(n, perElement int) int {
+	if r.err == nil && n > r.b.Len()/perElement {
+		r.err = fmt.Errorf("%d elements of %d bytes expected, %d bytes left", n, perElement, r.b.Len())
+	}
+	if r.err != nil {
+		return 0
+	}
+	return n
+}
+
+// bytes reads n bytes (n checked against the bytes left by the count that gave it).
+func (r *reader) bytes(n uint64) []byte {
+	if r.err != nil {
+		return nil
+	}
+	out := make([]byte, n)
+	if _, err := io.ReadFull(r.b, out); err != nil {
+		r.err = err
+	}
+	return out
+}
+
+// floats reads n little-endian float64s, after checking that the bytes left hold them.
 func (r *reader) floats(n int) []float64 {
+	if r.err == nil && n > r.b.Len()/8 {
+		r.err = fmt.Errorf("%d float64s announced, %d bytes left", n, r.b.Len())
+	}
+	if r.err != nil {
+		return nil
+	}
 	out := make([]float64, n)
 	var b [8]byte
 	for i := range out {
-		if r.err != nil {
-			return out
-		}
-		if _, err := io.ReadFull(r.buf, b[:]); err != nil {
+		if _, err := io.ReadFull(r.b, b[:]); err != nil {
 			r.err = err
 			return out
 		}

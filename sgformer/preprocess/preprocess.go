@@ -27,6 +27,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/sgformer/sgformer/internal/memory"
 	"github.com/sgformer/sgformer/sgformer/graph"
 	"github.com/sgformer/sgformer/sgformer/pe"
 	"github.com/sgformer/sgformer/sgformer/product"
@@ -67,6 +68,14 @@ func (o Options) mode() Mode {
 		return Exact
 	}
 	return o.PEMode
+}
+
+// connectivities returns the connectivities of the product graphs.
+func (o Options) connectivities() []string {
+	if len(o.Connectivities) == 0 {
+		return product.DefaultNames(o.K())
+	}
+	return o.Connectivities
 }
 
 // K returns the tuple order K.
@@ -117,12 +126,13 @@ type Item struct {
 }
 
 // Graph preprocesses one graph. With the Exact mode a graph of n nodes gets min(k, n^K) PE
-// columns (Float32 pads the rest with zeros).
+// columns (Float32 pads the rest with zeros). A graph whose product graph, node marks or
+// eigendecomposition do not fit in the available memory is an error (*memory.Error).
 func Graph(g *graph.Graph, opt Options) (Item, error) {
 	if err := opt.Validate(); err != nil {
 		return Item{}, err
 	}
-	p, err := product.New(g, opt.K(), opt.Connectivities...)
+	p, err := product.New(g, opt.K(), opt.connectivities()...)
 	if err != nil {
 		return Item{}, err
 	}
@@ -135,6 +145,39 @@ func Graph(g *graph.Graph, opt Options) (Item, error) {
 		return Item{}, err
 	}
 	return Item{Product: p, Marks: marks, PE: enc}, nil
+}
+
+// itemBytes is the memory an Item of a graph of n nodes and m edges holds: its product graph,
+// node marks (K − 1 per tuple) and factored PE (at most min(K·k, n) eigenvectors of n entries
+// and the constant vector, and per column an eigenvalue and K factors).
+func itemBytes(n, m int, opt Options) int64 {
+	k := opt.K()
+	size, err := product.NumNodes(n, k)
+	if err != nil {
+		size = math.MaxInt32
+	}
+	cols := min(opt.Columns(), size)
+	return memory.Sum(product.GraphBytes(n, m, k, opt.connectivities()), memory.Bytes(4*(k-1), size),
+		memory.Bytes(8, min(k*opt.PEK, n)+1, n), memory.Bytes(8*(k+1), cols))
+}
+
+// checkMemory checks that the items of graphs, and the eigendecompositions of workers graphs
+// at a time (none when workers is 0), fit in the available memory.
+func checkMemory(graphs []*graph.Graph, opt Options, workers int) error {
+	need, nodes, largest := int64(0), int64(0), -1
+	for i, g := range graphs {
+		need = memory.Sum(need, itemBytes(g.N(), g.NumEdges(), opt))
+		nodes = memory.Sum(nodes, memory.Bytes(g.N(), g.N()))
+		if largest < 0 || g.N() > graphs[largest].N() {
+			largest = i
+		}
+	}
+	if largest < 0 {
+		return nil
+	}
+	need = memory.Sum(need, memory.Bytes(workers, int(pe.SpectrumBytes(graphs[largest].N()))))
+	return memory.Check(need, "preprocess: %d graphs (%d product nodes; largest graph %d (%d nodes)) with PE k = %d",
+		len(graphs), nodes, largest, graphs[largest].N(), opt.PEK)
 }
 
 func encode(g *graph.Graph, opt Options) (*pe.Encoding, error) {
@@ -156,6 +199,9 @@ func encode(g *graph.Graph, opt Options) (*pe.Encoding, error) {
 }
 
 // Dataset preprocesses graphs in parallel on workers goroutines (GOMAXPROCS when workers ≤ 0).
+// It first estimates the memory the items and the eigendecompositions in flight need, and
+// refuses a dataset that does not fit (*memory.Error, naming the number of graphs and the
+// largest) before computing anything.
 // progress, if not nil, is called after each graph with the number done so far; it may be
 // called from several goroutines, never concurrently.
 func Dataset(graphs []*graph.Graph, opt Options, workers int, progress func(done int)) ([]Item, error) {
@@ -164,6 +210,9 @@ func Dataset(graphs []*graph.Graph, opt Options, workers int, progress func(done
 	}
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
+	}
+	if err := checkMemory(graphs, opt, min(workers, len(graphs))); err != nil {
+		return nil, err
 	}
 	items := make([]Item, len(graphs))
 	errs := make([]error, len(graphs))

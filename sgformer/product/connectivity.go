@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/sgformer/sgformer/internal/memory"
 	"github.com/sgformer/sgformer/sgformer/graph"
 )
 
@@ -85,6 +86,9 @@ func Adjacency(g *graph.Graph, order, slot int) (Edges, error) {
 	if n == 0 {
 		return Edges{}, nil
 	}
+	if err := memory.Check(memory.Bytes(12, size/n, 2, g.NumEdges()), "product: the adjacency of order %d of a graph with n = %d, |E| = %d (2·n^%d·|E| edges)", order, n, g.NumEdges(), order-1); err != nil {
+		return Edges{}, err
+	}
 	stride := size / n // of position slot
 	for range slot {
 		stride /= n
@@ -120,6 +124,9 @@ func Point(n, order, slot int) (Edges, error) {
 	}
 	if n == 0 {
 		return Edges{}, nil
+	}
+	if err := memory.Check(memory.Bytes(12, n, n), "product: the point update of a %d-node graph (n² edges)", n); err != nil {
+		return Edges{}, err
 	}
 	stride, all := size/n, 0 // stride of position slot; all = Σ_i n^i, the index of (1, …, 1)
 	for range slot {
@@ -157,14 +164,33 @@ func Internal(g *graph.Graph) (Edges, error) { return Adjacency(g, 2, 1) }
 func External(g *graph.Graph) (Edges, error) { return Adjacency(g, 2, 0) }
 
 // GlobalInternal returns A^Global_G = I ⊗ (11ᵀ − I), the product of the set and clique graphs of
-// Appendix A: (s, v) ← (s, w) for every w ≠ v. Its edges carry no bond.
-func GlobalInternal(n int) (Edges, error) { return noBonds(Adjacency(graph.Clique(n), 2, 1)) }
+// Appendix A: (s, v) ← (s, w) for every w ≠ v. Its edges carry no bond. It has n²(n−1) edges;
+// n whose edges do not fit in the available memory is an error (*memory.Error).
+func GlobalInternal(n int) (Edges, error) { return global(n, 1) }
 
 // GlobalExternal returns A^Global_{G^S} = (11ᵀ − I) ⊗ I (Appendix A): (s, v) ← (t, v) for every
-// t ≠ s. Its edges carry no bond.
-func GlobalExternal(n int) (Edges, error) { return noBonds(Adjacency(graph.Clique(n), 2, 0)) }
+// t ≠ s. Its edges carry no bond. Its size is that of GlobalInternal.
+func GlobalExternal(n int) (Edges, error) { return global(n, 0) }
 
-func noBonds(e Edges, err error) (Edges, error) {
+// global returns the adjacency of slot of the product of the clique K_n with itself, without
+// bonds, once its size is known to fit: the clique (its n(n−1)/2 edges, as graph.New holds them)
+// and the n²(n−1) product edges.
+func global(n, slot int) (Edges, error) {
+	if _, err := NumNodes(n, 2); err != nil {
+		return Edges{}, err
+	}
+	if n < 0 {
+		return Edges{}, fmt.Errorf("product: negative node count %d", n)
+	}
+	need := memory.Sum(memory.Bytes(136, n, max(n-1, 0))/2, memory.Bytes(12, n, n, max(n-1, 0)))
+	if err := memory.Check(need, "product: the global connectivity of %d nodes (n²(n−1) edges)", n); err != nil {
+		return Edges{}, err
+	}
+	k, err := graph.Clique(n)
+	if err != nil {
+		return Edges{}, err
+	}
+	e, err := Adjacency(k, 2, slot)
 	for i := range e.Bond {
 		e.Bond[i] = -1
 	}

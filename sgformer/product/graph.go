@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sgformer/sgformer/internal/memory"
 	"github.com/sgformer/sgformer/sgformer/graph"
 )
 
@@ -138,8 +139,32 @@ type Graph struct {
 	Connectivities []Connectivity
 }
 
+// GraphBytes is the memory New needs for the named connectivities of the K-tuples of a graph
+// of n nodes and m edges: n^K node indices and 12 bytes per edge, n^(K−1)·2m edges for a
+// neighbours connectivity, n² for a point-wise one, n²(n−1) for a global one. For the pairs of
+// a graph with n = 1000 and m = 1000 and the default connectivities that is 112 MB.
+func GraphBytes(n, m, k int, names []string) int64 {
+	rest := make([]int, k-1) // n^(K−1)
+	for i := range rest {
+		rest[i] = n
+	}
+	total := memory.Bytes(append([]int{4, n}, rest...)...)
+	for _, name := range names {
+		switch kind, _ := KindOf(name, k); kind {
+		case Neighbours:
+			total = memory.Sum(total, memory.Bytes(append([]int{24, m}, rest...)...))
+		case PointWise:
+			total = memory.Sum(total, memory.Bytes(12, n, n))
+		case Global:
+			total = memory.Sum(total, memory.Bytes(12, n, n, max(n-1, 0)))
+		}
+	}
+	return total
+}
+
 // New returns the full product graph of g on K-tuples with the named connectivities (see
-// Names; by default DefaultNames(k)).
+// Names; by default DefaultNames(k)). A product graph that does not fit in the available
+// memory (GraphBytes) is an error (*memory.Error), before anything is allocated.
 func New(g *graph.Graph, k int, names ...string) (*Graph, error) {
 	if k < 2 {
 		return nil, fmt.Errorf("product: tuples of order %d; want at least 2", k)
@@ -150,6 +175,14 @@ func New(g *graph.Graph, k int, names ...string) (*Graph, error) {
 	}
 	if len(names) == 0 {
 		names = DefaultNames(k)
+	}
+	for _, name := range names {
+		if _, err := KindOf(name, k); err != nil {
+			return nil, err
+		}
+	}
+	if err := memory.Check(GraphBytes(g.N(), g.NumEdges(), k, names), "product: the %d-tuple product graph of a graph with n = %d, |E| = %d", k, g.N(), g.NumEdges()); err != nil {
+		return nil, err
 	}
 	p := &Graph{N: g.N(), K: k, Nodes: make([]int32, size)}
 	for i := range p.Nodes {
@@ -188,11 +221,21 @@ func (p *Graph) Subgraph(i int) (s, v int) {
 	return full / p.N, full % p.N
 }
 
+// MarkingBytes is the memory NodeMarking needs for an n-node graph: n² int32 and a queue.
+func MarkingBytes(n int) int64 { return memory.Sum(memory.Bytes(4, n, n), memory.Bytes(4, n)) }
+
 // NodeMarking returns the node marks of Sec. 4.2: the shortest-path distance d(s, v) in G for
 // every product node s·n + v, computed by breadth-first search, or −1 where v is unreachable
-// from s. The model clamps them (to max_dis, plus one index for unreachable).
-func NodeMarking(g *graph.Graph) []int32 {
+// from s. The model clamps them (to max_dis, plus one index for unreachable). Marks that do not
+// fit in the available memory (MarkingBytes) are an error (*memory.Error).
+func NodeMarking(g *graph.Graph) ([]int32, error) {
 	n := g.N()
+	if _, err := NumNodes(n, 2); err != nil {
+		return nil, err
+	}
+	if err := memory.Check(MarkingBytes(n), "product: the node marks of a %d-node graph (n² int32)", n); err != nil {
+		return nil, err
+	}
 	dist := make([]int32, n*n)
 	queue := make([]int32, 0, n)
 	for s := range n {
@@ -213,7 +256,7 @@ func NodeMarking(g *graph.Graph) []int32 {
 			}
 		}
 	}
-	return dist
+	return dist, nil
 }
 
 // TupleMarking returns the node marks of K-tuples, K − 1 per product node (row-major): the
@@ -229,11 +272,14 @@ func TupleMarking(g *graph.Graph, k int) ([]int32, error) {
 	if k < 2 {
 		return nil, fmt.Errorf("product: tuples of order %d; want at least 2", k)
 	}
-	d := NodeMarking(g)
-	if k == 2 {
-		return d, nil
+	d, err := NodeMarking(g)
+	if err != nil || k == 2 {
+		return d, err
 	}
 	n := g.N()
+	if err := memory.Check(memory.Bytes(4*(k-1), size), "product: the node marks of the %d-tuples of a %d-node graph", k, n); err != nil {
+		return nil, err
+	}
 	marks := make([]int32, size*(k-1))
 	for t := range size {
 		v := t % n

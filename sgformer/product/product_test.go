@@ -365,7 +365,7 @@ func TestNamedConnectivities(t *testing.T) {
 func TestTupleMarkingAndSampling(t *testing.T) {
 	for _, tg := range testGraphs() {
 		g, n := tg.G, tg.G.N()
-		d := product.NodeMarking(g)
+		d, _ := product.NodeMarking(g)
 		if m, _ := product.TupleMarking(g, 2); !slices.Equal(m, d) {
 			t.Fatalf("%s: K = 2 marks differ from the node marks", tg.Name)
 		}
@@ -431,7 +431,10 @@ func TestNodeMarking(t *testing.T) {
 				}
 			}
 		}
-		marks := product.NodeMarking(g)
+		marks, err := product.NodeMarking(g)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for s := range n {
 			for v := range n {
 				want := d[s][v]
@@ -476,7 +479,14 @@ func TestRelabelling(t *testing.T) {
 				t.Fatalf("%s: %d extra edges after relabelling", tg.Name, len(want))
 			}
 		}
-		mg, mh := product.NodeMarking(g), product.NodeMarking(h)
+		mg, err := product.NodeMarking(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mh, err := product.NodeMarking(h)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for x := range n * n {
 			if mg[x] != mh[mapNode(int32(x))] {
 				t.Fatalf("%s: mark of %d not carried by relabelling", tg.Name, x)
@@ -599,7 +609,8 @@ func ExampleNew() {
 	fmt.Println("internal (s,v) ← (s,w), first subgraph:", conn(p, "internal").Dst[:4], conn(p, "internal").Src[:4])
 	fmt.Println("external (s,v) ← (t,v), into (0,·):", conn(p, "external").Dst[:3], conn(p, "external").Src[:3])
 	fmt.Println("point (s,v) ← (v,v), into (0,·):", conn(p, "point").Dst[:3], conn(p, "point").Src[:3])
-	fmt.Println("marks:", product.NodeMarking(g))
+	marks, _ := product.NodeMarking(g)
+	fmt.Println("marks:", marks)
 	// Output:
 	// nodes: 9
 	// internal (s,v) ← (s,w), first subgraph: [0 1 1 2] [1 0 2 1]

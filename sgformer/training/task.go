@@ -45,6 +45,9 @@ type Source struct {
 	TrainSubset int `json:"train_subset,omitempty"`
 	// SyntheticGraphs is the number of graphs of a synthetic task (0: 300).
 	SyntheticGraphs int `json:"synthetic_graphs,omitempty"`
+	// NoVerify accepts a copy of the dataset that differs from the published one
+	// (data.LoadOptions.NoVerify).
+	NoVerify bool `json:"no_verify,omitempty"`
 	// Spec is the data's dimensions, set by LoadTask.
 	Spec model.Spec `json:"spec"`
 }
@@ -54,7 +57,7 @@ type Source struct {
 // there (preprocess.Cached; synthetic tasks are not cached) and log, if not nil, hears when it
 // was computed.
 func LoadTask(src Source, cfg model.Config, cacheDir string, log io.Writer) (*Task, error) {
-	ds, err := loadDataset(src)
+	ds, err := LoadDataset(src)
 	if err != nil {
 		return nil, err
 	}
@@ -96,8 +99,16 @@ func (e *SubsetError) Error() string {
 	return fmt.Sprintf("training: train subset of %d graphs asked of a training split of %d", e.Asked, e.Graphs)
 }
 
-// loadDataset reads the dataset of src.
-func loadDataset(src Source) (*data.Dataset, error) {
+// An UnknownDatasetError names a dataset LoadDataset does not know.
+type UnknownDatasetError struct{ Name string }
+
+func (e *UnknownDatasetError) Error() string {
+	return fmt.Sprintf("unknown dataset %q (available: %s)", e.Name, strings.Join(Datasets(), ", "))
+}
+
+// LoadDataset reads the dataset of src: a synthetic task, or one of data.Sources from
+// src.DataDir, checked against the published dataset unless src.NoVerify.
+func LoadDataset(src Source) (*data.Dataset, error) {
 	count := src.SyntheticGraphs
 	if count <= 0 {
 		count = 300
@@ -109,9 +120,9 @@ func loadDataset(src Source) (*data.Dataset, error) {
 		return data.Synthetic(data.FourCycles, count, 1)
 	}
 	if _, err := data.SourceOf(src.Dataset); err != nil {
-		return nil, fmt.Errorf("training: unknown dataset %q (want one of %s)", src.Dataset, strings.Join(Datasets(), ", "))
+		return nil, &UnknownDatasetError{src.Dataset}
 	}
-	return data.Load(src.Dataset, src.DataDir)
+	return data.LoadWith(src.Dataset, src.DataDir, data.LoadOptions{NoVerify: src.NoVerify})
 }
 
 // ReadSource reads the RunFile of the run directory run.

@@ -83,8 +83,28 @@ type Object struct {
 // Unpickle reads a Python pickle, such as one written by pickle.dump, whose tensors were
 // pickled by PyTorch (each storage a legacy torch.save blob). Dicts, lists and tuples come back
 // as gopickle's *types.Dict, *types.List and *types.Tuple; tensors as *Tensor.
-func Unpickle(r io.Reader) (v any, err error) {
+//
+// The pickle is first read through once to check its length prefixes against its size (see
+// checkLengths), then unpickled from where r stood.
+func Unpickle(r io.ReadSeeker) (v any, err error) {
 	defer recoverCorrupt(&err)
+	start, err := r.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return nil, err
+	}
+	end, err := r.Seek(0, io.SeekEnd)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := r.Seek(start, io.SeekStart); err != nil {
+		return nil, err
+	}
+	if err := checkLengths(r, end-start, 1); err != nil {
+		return nil, err
+	}
+	if _, err := r.Seek(start, io.SeekStart); err != nil {
+		return nil, err
+	}
 	u := pickle.NewUnpickler(bufio.NewReaderSize(r, 1<<20))
 	u.FindClass = findClass
 	v, err = u.Load()
@@ -114,16 +134,18 @@ func Load(r io.ReaderAt, size int64) (v any, err error) {
 		return nil, errors.New("no data.pkl in the archive")
 	}
 	if order, ok := records[prefix+"byteorder"]; ok {
-		if b, err := readRecord(order); err != nil || strings.TrimSpace(string(b)) != "little" {
+		if b, err := readRecord(order, size); err != nil || strings.TrimSpace(string(b)) != "little" {
 			return nil, fmt.Errorf("byte order %q: only little-endian archives are read", b)
 		}
 	}
-	f, err := pkl.Open()
+	b, err := readRecord(pkl, size)
 	if err != nil {
+		return nil, fmt.Errorf("data.pkl: %w", err)
+	}
+	if err := checkLengths(bytes.NewReader(b), int64(len(b)), 1); err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	u := pickle.NewUnpickler(bufio.NewReader(f))
+	u := pickle.NewUnpickler(bytes.NewReader(b))
 	u.FindClass = findClass
 	loaded := map[string]*storage{}
 	u.PersistentLoad = func(id any) (any, error) {
@@ -138,7 +160,7 @@ func Load(r io.ReaderAt, size int64) (v any, err error) {
 		if !ok {
 			return nil, fmt.Errorf("storage %s: no record data/%s in the archive", key, key)
 		}
-		raw, err := readRecord(rec)
+		raw, err := readRecord(rec, size)
 		if err != nil {
 			return nil, fmt.Errorf("storage %s: %w", key, err)
 		}
@@ -152,13 +174,23 @@ func Load(r io.ReaderAt, size int64) (v any, err error) {
 	return u.Load()
 }
 
-func readRecord(f *zip.File) ([]byte, error) {
+// readRecord reads a record of an archive of size bytes. torch.save stores records
+// uncompressed, so one that unpacks to more than the archive's size is corrupt (or a zip bomb),
+// and is refused before it is read whole.
+func readRecord(f *zip.File, size int64) ([]byte, error) {
+	if f.UncompressedSize64 > uint64(size) {
+		return nil, fmt.Errorf("record %s of %d bytes in an archive of %d", f.Name, f.UncompressedSize64, size)
+	}
 	r, err := f.Open()
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	return io.ReadAll(r)
+	b, err := io.ReadAll(io.LimitReader(r, size+1))
+	if err == nil && int64(len(b)) > size {
+		err = fmt.Errorf("record %s unpacks to more than the archive's %d bytes", f.Name, size)
+	}
+	return b, err
 }
 
 // recoverCorrupt turns a panic of the pickle machine (which trusts its input) into an error.
@@ -331,11 +363,20 @@ func rebuildTensor(args ...any) (any, error) {
 	if !ok || !okO || errS != nil || errT != nil || len(shape) != len(stride) {
 		return nil, fmt.Errorf("_rebuild_tensor: want (storage, offset, size, stride), got %v", args[:4])
 	}
-	n := 1
-	last := offset // the largest storage index the view reads
+	// The view's element count and the largest storage index it reads, computed without
+	// overflow: a view of more elements than its storage holds (a stride-0, expanded view, or a
+	// corrupt size) is refused, so that a tensor's Len is bounded by the file's size.
+	n, last := 1, offset
 	for i, d := range shape {
 		if d < 0 || stride[i] < 0 {
 			return nil, fmt.Errorf("_rebuild_tensor: size %v, stride %v", shape, stride)
+		}
+		if d == 0 {
+			n = 0
+			continue
+		}
+		if n > s.len()/d || stride[i] > 0 && d-1 > (math.MaxInt-last)/stride[i] {
+			return nil, fmt.Errorf("_rebuild_tensor: a view of size %v, stride %v over a storage of %d elements (expanded views are not read)", shape, stride, s.len())
 		}
 		n *= d
 		last += (d - 1) * stride[i]
@@ -376,6 +417,9 @@ func loadFromBytes(args ...any) (any, error) {
 	}
 	// One unpickler reads the stream's five pickles (its memo outlives each, harmlessly: each
 	// pickle stores before it fetches), since creating one costs more than reading a small blob.
+	if err := checkLengths(bytes.NewReader(b), int64(len(b)), 5); err != nil {
+		return nil, fmt.Errorf("_load_from_bytes: %w", err)
+	}
 	r := bytes.NewReader(b)
 	u := pickle.NewUnpickler(r)
 	u.FindClass = findClass

@@ -23,6 +23,15 @@ func must(n int, edges []graph.Edge) *graph.Graph {
 	return g
 }
 
+// Clique returns the complete graph on n nodes.
+func Clique(n int) *graph.Graph {
+	g, err := graph.Clique(n)
+	if err != nil {
+		panic(err)
+	}
+	return g
+}
+
 // Path returns the path on n nodes.
 func Path(n int) *graph.Graph {
 	var e []graph.Edge
@@ -82,7 +91,7 @@ func Classic() []Named {
 		{"cycle4", Cycle(4)},
 		{"cycle6", Cycle(6)},
 		{"star5", Star(5)},
-		{"complete4", graph.Clique(4)},
+		{"complete4", Clique(4)},
 		{"cube", Hypercube(3)},
 		{"petersen", Petersen()},
 		{"two-triangles", twoTriangles},
