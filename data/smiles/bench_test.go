@@ -1,0 +1,32 @@
+package smiles_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/sgformer/sgformer/data/smiles"
+	"github.com/sgformer/sgformer/internal/shareddata"
+)
+
+// benchmarkDataset featurises every SMILES of a dataset per iteration and reports the time
+// per molecule.
+func benchmarkDataset(b *testing.B, dir, file string) {
+	sms := readSMILES(b, filepath.Join(shareddata.Dir(b, dir), file))
+	b.ResetTimer()
+	for range b.N {
+		for _, s := range sms {
+			if _, err := smiles.OGBGraph(s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(sms)), "ns/molecule")
+}
+
+func BenchmarkOGBGraphMolHIV(b *testing.B) {
+	benchmarkDataset(b, "ogbg_molhiv", "mapping/mol.csv.gz")
+}
+
+func BenchmarkOGBGraphPeptides(b *testing.B) {
+	benchmarkDataset(b, "peptides_func", "peptide_multi_class_dataset.csv.gz")
+}

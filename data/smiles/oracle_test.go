@@ -1,0 +1,200 @@
+package smiles_test
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sgformer/sgformer/data/smiles"
+	"github.com/sgformer/sgformer/internal/shareddata"
+)
+
+// oracleGraph is one molecule of an OGB raw folder: atom feature rows, and bonds as
+// unordered atom pairs with their feature rows.
+type oracleGraph struct {
+	atoms [][]int32
+	bonds map[[2]int][]int32
+	order [][2]int // bonds in file order, as written (begin, end)
+}
+
+// readIntRows reads a gzip-compressed CSV of integers, one row per line.
+func readIntRows(t testing.TB, path string) [][]int32 {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]int32
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		fields := strings.Split(line, ",")
+		row := make([]int32, len(fields))
+		for i, s := range fields {
+			v, err := strconv.Atoi(s)
+			if err != nil {
+				t.Fatalf("%s: %q: %v", path, line, err)
+			}
+			row[i] = int32(v)
+		}
+		rows = append(rows, row)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// readOracle reads OGB's raw layout under dir.
+func readOracle(t testing.TB, dir string) []oracleGraph {
+	t.Helper()
+	raw := filepath.Join(dir, "raw")
+	nn := readIntRows(t, filepath.Join(raw, "num-node-list.csv.gz"))
+	ne := readIntRows(t, filepath.Join(raw, "num-edge-list.csv.gz"))
+	nf := readIntRows(t, filepath.Join(raw, "node-feat.csv.gz"))
+	ed := readIntRows(t, filepath.Join(raw, "edge.csv.gz"))
+	ef := readIntRows(t, filepath.Join(raw, "edge-feat.csv.gz"))
+	if len(nn) != len(ne) || len(ed) != len(ef) {
+		t.Fatalf("%s: inconsistent raw files", dir)
+	}
+	gs := make([]oracleGraph, len(nn))
+	at, bt := 0, 0
+	for i := range gs {
+		n, m := int(nn[i][0]), int(ne[i][0])
+		if at+n > len(nf) || bt+m > len(ed) {
+			t.Fatalf("%s: graph %d runs past the feature files", dir, i)
+		}
+		g := oracleGraph{atoms: nf[at : at+n], bonds: make(map[[2]int][]int32, m)}
+		for j := range m {
+			e := ed[bt+j]
+			u, v := int(e[0]), int(e[1])
+			g.bonds[[2]int{min(u, v), max(u, v)}] = ef[bt+j]
+			g.order = append(g.order, [2]int{u, v})
+		}
+		gs[i] = g
+		at += n
+		bt += m
+	}
+	return gs
+}
+
+// readSMILES reads the "smiles" column of a gzip-compressed CSV with a header.
+func readSMILES(t testing.TB, path string) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := csv.NewReader(zr)
+	r.FieldsPerRecord = -1
+	recs, err := r.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := slices.Index(recs[0], "smiles")
+	if col < 0 {
+		t.Fatalf("%s: no smiles column in %v", path, recs[0])
+	}
+	out := make([]string, 0, len(recs)-1)
+	for _, rec := range recs[1:] {
+		out = append(out, rec[col])
+	}
+	return out
+}
+
+// compareOracle featurises s and describes the first difference from g ("" when equal).
+func compareOracle(s string, g oracleGraph) string {
+	mol, err := smiles.Parse(s)
+	if err != nil {
+		return fmt.Sprintf("error: %v", err)
+	}
+	if mol.NumAtoms() != len(g.atoms) || mol.NumBonds() != len(g.bonds) {
+		return fmt.Sprintf("%d atoms, %d bonds; want %d, %d", mol.NumAtoms(), mol.NumBonds(), len(g.atoms), len(g.bonds))
+	}
+	for i := range g.atoms {
+		f := mol.AtomFeatures(i)
+		if !slices.Equal(f[:], g.atoms[i]) {
+			return fmt.Sprintf("atom %d: %v, want %v", i, f, g.atoms[i])
+		}
+	}
+	for i := range mol.NumBonds() {
+		b := mol.Bond(i)
+		want, ok := g.bonds[[2]int{min(b.Begin, b.End), max(b.Begin, b.End)}]
+		if !ok {
+			return fmt.Sprintf("bond %d-%d not in the oracle", b.Begin, b.End)
+		}
+		f := mol.BondFeatures(i)
+		if !slices.Equal(f[:], want) {
+			return fmt.Sprintf("bond %d-%d: %v, want %v", b.Begin, b.End, f, want)
+		}
+	}
+	return ""
+}
+
+// TestOracle featurises every SMILES of the OGB molecule datasets and of Peptides-func and
+// compares with the published features: every molecule of ogbg-molesol, ogbg-molbace and
+// Peptides-func (RDKit 2022.09.3 itself) must match, and ogbg-molhiv, featurised by OGB with
+// an older RDKit, at least as well as RDKit 2022.09 does (see ORACLE.md).
+func TestOracle(t *testing.T) {
+	tests := []struct {
+		name, dir, smiles string
+		graphs, minMatch  int
+	}{
+		{"ogbg-molesol", "ogbg_molesol", "mapping/mol.csv.gz", 1128, 1128},
+		{"ogbg-molbace", "ogbg_molbace", "mapping/mol.csv.gz", 1513, 1513},
+		{"ogbg-molhiv", "ogbg_molhiv", "mapping/mol.csv.gz", 41127, 40840},
+		{"peptides-func", "peptides_func", "peptide_multi_class_dataset.csv.gz", 15535, 15535},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := shareddata.Dir(t, tc.dir)
+			oracleDir := dir
+			if tc.dir == "peptides_func" {
+				oracleDir = filepath.Join(dir, "ogb_features")
+			}
+			gs := readOracle(t, oracleDir)
+			sms := readSMILES(t, filepath.Join(dir, tc.smiles))
+			if len(gs) != tc.graphs || len(sms) != tc.graphs {
+				t.Fatalf("%d graphs and %d SMILES, want %d", len(gs), len(sms), tc.graphs)
+			}
+			match := 0
+			var shown int
+			for i, s := range sms {
+				diff := compareOracle(s, gs[i])
+				if diff == "" {
+					match++
+					continue
+				}
+				if shown < 20 {
+					t.Logf("molecule %d %s: %s", i, s, diff)
+					shown++
+				}
+			}
+			t.Logf("%s: %d of %d molecules match exactly (%d differ)", tc.name, match, len(sms), len(sms)-match)
+			if match < tc.minMatch {
+				t.Errorf("%d molecules match, want at least %d", match, tc.minMatch)
+			}
+		})
+	}
+}
