@@ -30,3 +30,24 @@ func BenchmarkOGBGraphMolHIV(b *testing.B) {
 func BenchmarkOGBGraphPeptides(b *testing.B) {
 	benchmarkDataset(b, "peptides_func", "peptide_multi_class_dataset.csv.gz")
 }
+
+func BenchmarkScaffoldKeyMolHIV(b *testing.B) {
+	sms := readSMILES(b, filepath.Join(shareddata.Dir(b, "ogbg_molhiv"), "mapping/mol.csv.gz"))
+	mols := make([]*smiles.Molecule, len(sms))
+	for i, s := range sms {
+		m, err := smiles.Parse(s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		mols[i] = m
+	}
+	b.ResetTimer()
+	for range b.N {
+		for _, m := range mols {
+			if _, err := m.ScaffoldKey(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(mols)), "ns/molecule")
+}

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/sgformer/sgformer/data/smiles"
@@ -123,12 +125,8 @@ func readSMILES(t testing.TB, path string) []string {
 	return out
 }
 
-// compareOracle featurises s and describes the first difference from g ("" when equal).
-func compareOracle(s string, g oracleGraph) string {
-	mol, err := smiles.Parse(s)
-	if err != nil {
-		return fmt.Sprintf("error: %v", err)
-	}
+// compareOracle describes the first difference between mol's features and g ("" when equal).
+func compareOracle(mol *smiles.Molecule, g oracleGraph) string {
 	if mol.NumAtoms() != len(g.atoms) || mol.NumBonds() != len(g.bonds) {
 		return fmt.Sprintf("%d atoms, %d bonds; want %d, %d", mol.NumAtoms(), mol.NumBonds(), len(g.atoms), len(g.bonds))
 	}
@@ -152,19 +150,90 @@ func compareOracle(s string, g oracleGraph) string {
 	return ""
 }
 
+// oracleResult is what one molecule gives: the first difference from the oracle ("" when
+// none) and its scaffold key.
+type oracleResult struct {
+	diff, key string
+	keyErr    error
+}
+
+// evaluate compares every molecule with the oracle, in parallel.
+func evaluate(sms []string, gs []oracleGraph, scaffolds bool) []oracleResult {
+	res := make([]oracleResult, len(sms))
+	var wg sync.WaitGroup
+	workers := runtime.GOMAXPROCS(0)
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(sms); i += workers {
+				mol, err := smiles.Parse(sms[i])
+				if err != nil {
+					res[i].diff = fmt.Sprintf("error: %v", err)
+					res[i].keyErr = err
+					continue
+				}
+				res[i].diff = compareOracle(mol, gs[i])
+				if scaffolds {
+					res[i].key, res[i].keyErr = mol.ScaffoldKey()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return res
+}
+
+// checkScaffoldSplit checks that OGB's scaffold split (split/scaffold/{train,valid,test})
+// never puts two molecules with the same scaffold key in different parts, as it groups
+// molecules by RDKit's scaffold SMILES. (ogbg-molbace is not checked: its split groups by
+// scaffolds with chirality, MurckoScaffoldSmiles(includeChirality=True); RDKit itself finds
+// 170 of its molecules in another part than their achiral-scaffold group.)
+func checkScaffoldSplit(t *testing.T, dir string, res []oracleResult) {
+	part := make([]int, len(res))
+	for p, name := range []string{"train", "valid", "test"} {
+		for _, row := range readIntRows(t, filepath.Join(dir, "split", "scaffold", name+".csv.gz")) {
+			part[row[0]] = p
+		}
+	}
+	partOf := map[string]int{}
+	groups, bad := 0, 0
+	for i, r := range res {
+		if r.keyErr != nil {
+			t.Errorf("molecule %d: scaffold: %v", i, r.keyErr)
+			continue
+		}
+		p, ok := partOf[r.key]
+		if !ok {
+			partOf[r.key] = part[i]
+			groups++
+			continue
+		}
+		if p != part[i] {
+			bad++
+			if bad <= 5 {
+				t.Errorf("molecule %d is in split part %d, another molecule with its scaffold in part %d", i, part[i], p)
+			}
+		}
+	}
+	t.Logf("%d scaffold groups, %d molecules in a different part from their group", groups, bad)
+}
+
 // TestOracle featurises every SMILES of the OGB molecule datasets and of Peptides-func and
 // compares with the published features: every molecule of ogbg-molesol, ogbg-molbace and
 // Peptides-func (RDKit 2022.09.3 itself) must match, and ogbg-molhiv, featurised by OGB with
-// an older RDKit, at least as well as RDKit 2022.09 does (see ORACLE.md).
+// an older RDKit, at least as well as RDKit 2022.09 does (see ORACLE.md). For the OGB
+// datasets, the scaffold keys must agree with OGB's scaffold split.
 func TestOracle(t *testing.T) {
 	tests := []struct {
 		name, dir, smiles string
 		graphs, minMatch  int
+		scaffoldSplit     bool
 	}{
-		{"ogbg-molesol", "ogbg_molesol", "mapping/mol.csv.gz", 1128, 1128},
-		{"ogbg-molbace", "ogbg_molbace", "mapping/mol.csv.gz", 1513, 1513},
-		{"ogbg-molhiv", "ogbg_molhiv", "mapping/mol.csv.gz", 41127, 40840},
-		{"peptides-func", "peptides_func", "peptide_multi_class_dataset.csv.gz", 15535, 15535},
+		{"ogbg-molesol", "ogbg_molesol", "mapping/mol.csv.gz", 1128, 1128, true},
+		{"ogbg-molbace", "ogbg_molbace", "mapping/mol.csv.gz", 1513, 1513, false},
+		{"ogbg-molhiv", "ogbg_molhiv", "mapping/mol.csv.gz", 41127, 40840, true},
+		{"peptides-func", "peptides_func", "peptide_multi_class_dataset.csv.gz", 15535, 15535, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -178,22 +247,24 @@ func TestOracle(t *testing.T) {
 			if len(gs) != tc.graphs || len(sms) != tc.graphs {
 				t.Fatalf("%d graphs and %d SMILES, want %d", len(gs), len(sms), tc.graphs)
 			}
-			match := 0
-			var shown int
-			for i, s := range sms {
-				diff := compareOracle(s, gs[i])
-				if diff == "" {
+			res := evaluate(sms, gs, tc.scaffoldSplit)
+			match, shown := 0, 0
+			for i, r := range res {
+				if r.diff == "" {
 					match++
 					continue
 				}
-				if shown < 20 {
-					t.Logf("molecule %d %s: %s", i, s, diff)
+				if shown < 10 {
+					t.Logf("molecule %d %s: %s", i, sms[i], r.diff)
 					shown++
 				}
 			}
 			t.Logf("%s: %d of %d molecules match exactly (%d differ)", tc.name, match, len(sms), len(sms)-match)
 			if match < tc.minMatch {
 				t.Errorf("%d molecules match, want at least %d", match, tc.minMatch)
+			}
+			if tc.scaffoldSplit {
+				checkScaffoldSplit(t, dir, res)
 			}
 		})
 	}

@@ -127,6 +127,10 @@ type ringFinder struct {
 	ringAtoms   []bool
 	invars      map[string]bool
 	work        int // steps of the path search so far
+	// workspace of the breadth-first searches
+	color         []uint8
+	parent, depth []int
+	queue         []int
 }
 
 func (f *ringFinder) addRing(res *[][]int, ring []int) bool {
@@ -574,16 +578,18 @@ func (f *ringFinder) smallestRingsBFS(root int, active []bool, forbidden int) ([
 	const white, gray, black = 0, 1, 2
 	m := f.m
 	n := len(m.atoms)
-	color := make([]uint8, n)
-	parent := make([]int, n)
-	depth := make([]int, n)
+	if len(f.color) != n {
+		f.color, f.parent, f.depth = make([]uint8, n), make([]int, n), make([]int, n)
+	}
+	color, parent, depth := f.color, f.parent, f.depth
 	for i := range parent {
-		parent[i] = -1
+		color[i], parent[i], depth[i] = white, -1, 0
 	}
 	if forbidden >= 0 {
 		color[forbidden] = black
 	}
-	queue := []int{root}
+	queue := append(f.queue[:0], root)
+	defer func() { f.queue = queue[:0] }()
 	var rings [][]int
 	curSize := int(^uint(0) >> 1)
 	for len(queue) > 0 {

@@ -1,15 +1,27 @@
-# Writes rdkit_cases.json: what RDKit's Chem.MolFromSmiles makes of hand-picked SMILES that
+# Writes two fixtures with RDKit 2022.09.3 (Debian's python3-rdkit):
+#
+# rdkit_cases.json: what RDKit's Chem.MolFromSmiles makes of hand-picked SMILES that
 # exercise the corners of parsing and sanitisation (charged and hetero aromatics, exocyclic
 # double bonds, metals, radicals, explicit hydrogens, isotopes, chirality on C, N, P and S,
 # ring stereo, double-bond stereo in chains and rings, non-tetrahedral classes, invalid
 # input). For each SMILES: whether RDKit accepts it, and every atom's and bond's properties
-# as RDKit reports them (the inputs of OGB's featurisation). Run from this folder with
-# Debian's python3-rdkit (RDKit 2022.09.3):
+# as RDKit reports them (the inputs of OGB's featurisation).
+#
+# scaffold_cases.json: RDKit's MurckoScaffold.MurckoScaffoldSmiles(includeChirality=False)
+# of about a thousand molecules of ogbg-molbace, ogbg-molhiv and ogbg-molesol (read from
+# ../../../../shared/data), chosen so that many share a scaffold, plus hand-picked cases
+# (substituents on aromatic heteroatoms, exocyclic double bonds, linkers, salts).
+#
+# Run from this folder:
 #   /usr/bin/python3 make.py
-# The output is committed, so the tests need no Python.
+# The outputs are committed, so the tests need no Python.
+import csv
+import gzip
 import json
+import random
 
 from rdkit import Chem, RDLogger, rdBase
+from rdkit.Chem.Scaffolds import MurckoScaffold
 
 RDLogger.DisableLog("rdApp.*")
 
@@ -119,4 +131,46 @@ def props(s):
 with open("rdkit_cases.json", "w") as f:
     f.write('{"rdkit": %s, "cases": [\n' % json.dumps(rdBase.rdkitVersion))
     f.write(",\n".join(json.dumps(props(s), separators=(",", ":")) for s in CASES))
+    f.write("\n]}\n")
+
+
+SCAFFOLD_CASES = [
+    "CCO", "c1ccccc1", "Cc1ccccc1", "CCc1ccccc1", "Oc1ccccc1O", "c1ccccc1Cc1ccccc1", "c1ccccc1CCc1ccccc1",
+    "c1ccccc1C(=O)c1ccccc1", "c1ccccc1C(=O)Nc1ccccc1", "c1ccccc1NC(=O)c1ccccc1", "O=C1CCCCC1", "CC1CCCCC1=O",
+    "Cn1cccc1", "c1cc[nH]c1", "C[n+]1ccccc1", "c1cc[nH+]cc1", "CC[n+]1ccccc1.[Cl-]", "Cn1ccnc1", "c1c[nH]cn1",
+    "O=c1cccc[nH]1", "O=c1ccccn1C", "C[C@H]1CCCO1", "C1CCCO1", "C[C@@]1(O)CCCCC1", "C[N+]1(C)CCCC1",
+    "[NH+]1CCCC1", "C[NH+]1CCCC1", "c1ccccc1.c1ccccc1", "c1ccccc1.C1CC1", "CC(=O)Oc1ccccc1C(=O)O",
+    "c1ccc2ccccc2c1", "Cc1ccc2ccccc2c1", "c1ccc(cc1)-c1ccccc1", "c1ccccc1c1ccccc1", "C=C1CCCCC1", "N=C1CCCCC1",
+    "CN=C1CCCCC1", "C1CC1C=O", "O=C(C1CC1)C1CC1", "C1CC1C(=C)C1CC1", "[2H]c1ccccc1", "[13CH3]c1ccccc1",
+    "C[Si]1(C)CCCC1", "Cc1ccc(cc1)S(=O)(=O)N1CCCC1", "OC1C2CCCC12", "C1CC2CCC1C2", "C12C3C4C1C5C2C3C45",
+]
+
+
+def scaffold(s):
+    return MurckoScaffold.MurckoScaffoldSmiles(smiles=s, includeChirality=False)
+
+
+def dataset_smiles(name):
+    with gzip.open("../../../../shared/data/%s/mapping/mol.csv.gz" % name, "rt") as f:
+        rows = csv.reader(f)
+        col = next(rows).index("smiles")
+        return [row[col] for row in rows]
+
+
+random.seed(1)
+pairs = [(s, scaffold(s)) for s in SCAFFOLD_CASES]
+for name, groups, singles in [("ogbg_molbace", 120, 100), ("ogbg_molhiv", 120, 200), ("ogbg_molesol", 40, 60)]:
+    by = {}
+    for s in dataset_smiles(name):
+        by.setdefault(scaffold(s), []).append(s)
+    shared = sorted(k for k, v in by.items() if len(v) > 1)
+    alone = sorted(k for k, v in by.items() if len(v) == 1)
+    for k in random.sample(shared, min(groups, len(shared))):
+        pairs += [(s, k) for s in random.sample(by[k], min(4, len(by[k])))]
+    for k in random.sample(alone, min(singles, len(alone))):
+        pairs.append((by[k][0], k))
+
+with open("scaffold_cases.json", "w") as f:
+    f.write('{"rdkit": %s, "cases": [\n' % json.dumps(rdBase.rdkitVersion))
+    f.write(",\n".join(json.dumps(p, separators=(",", ":")) for p in pairs))
     f.write("\n]}\n")
