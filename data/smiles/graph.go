@@ -6,38 +6,6 @@ package smiles
 // increasing ring number), since chirality tags, ring perception, Kekulé structures and
 // stereo ranks all depend on that order.
 
-// BondType is RDKit's Bond::BondType, restricted to the types a SMILES can produce.
-type BondType uint8
-
-const (
-	BondUnspecified BondType = iota
-	BondSingle
-	BondDouble
-	BondTriple
-	BondQuadruple
-	BondAromatic
-)
-
-// twice returns twice the bond order (RDKit's getTwiceBondType): aromatic bonds count 1.5.
-func (t BondType) twice() int {
-	switch t {
-	case BondSingle:
-		return 2
-	case BondDouble:
-		return 4
-	case BondTriple:
-		return 6
-	case BondQuadruple:
-		return 8
-	case BondAromatic:
-		return 3
-	}
-	return 0
-}
-
-// roundedOrder returns std::lround of the bond order (aromatic 1.5 rounds to 2).
-func (t BondType) roundedOrder() int { return (t.twice() + 1) / 2 }
-
 // bondDir is RDKit's Bond::BondDir for the directions a SMILES can write: "/" sets
 // endUpRight and "\" endDownRight on a bond read from its begin atom to its end atom.
 type bondDir uint8
@@ -58,57 +26,6 @@ func (d bondDir) flip() bondDir {
 	}
 	return d
 }
-
-// BondStereo is RDKit's Bond::BondStereo, in OGB's order of possible_bond_stereo_list.
-type BondStereo uint8
-
-const (
-	StereoNone BondStereo = iota
-	StereoZ
-	StereoE
-	StereoCis
-	StereoTrans
-	StereoAny
-)
-
-// Chirality is RDKit's Atom::ChiralType, in RDKit's numbering ("@" is counter-clockwise).
-type Chirality uint8
-
-const (
-	ChiralUnspecified Chirality = iota
-	ChiralCW
-	ChiralCCW
-	ChiralOther
-	ChiralTetrahedral
-	ChiralAllene
-	ChiralSquarePlanar
-	ChiralTrigonalBipyramidal
-	ChiralOctahedral
-)
-
-// tetrahedral reports whether t is "@" or "@@".
-func (t Chirality) tetrahedral() bool { return t == ChiralCW || t == ChiralCCW }
-
-// nonTetrahedral reports whether t is one of the tags Chirality::hasNonTetrahedralStereo
-// accepts (square planar, trigonal bipyramidal, octahedral).
-func (t Chirality) nonTetrahedral() bool {
-	return t == ChiralSquarePlanar || t == ChiralTrigonalBipyramidal || t == ChiralOctahedral
-}
-
-// Hybridization is RDKit's Atom::HybridizationType.
-type Hybridization uint8
-
-const (
-	HybridUnspecified Hybridization = iota
-	HybridS
-	HybridSP
-	HybridSP2
-	HybridSP3
-	HybridSP2D
-	HybridSP3D
-	HybridSP3D2
-	HybridOther
-)
 
 // atom is an RDKit atom with the properties the pipeline reads and writes.
 type atom struct {
@@ -289,25 +206,4 @@ func (at *atom) invertChirality() {
 	case ChiralCCW:
 		at.chiral = ChiralCW
 	}
-}
-
-// String returns RDKit's name of the bond type.
-func (t BondType) String() string {
-	return [...]string{"UNSPECIFIED", "SINGLE", "DOUBLE", "TRIPLE", "QUADRUPLE", "AROMATIC"}[min(int(t), 5)]
-}
-
-// String returns RDKit's name of the bond stereo.
-func (s BondStereo) String() string {
-	return [...]string{"STEREONONE", "STEREOZ", "STEREOE", "STEREOCIS", "STEREOTRANS", "STEREOANY"}[min(int(s), 5)]
-}
-
-// String returns RDKit's name of the chiral tag.
-func (t Chirality) String() string {
-	return [...]string{"CHI_UNSPECIFIED", "CHI_TETRAHEDRAL_CW", "CHI_TETRAHEDRAL_CCW", "CHI_OTHER",
-		"CHI_TETRAHEDRAL", "CHI_ALLENE", "CHI_SQUAREPLANAR", "CHI_TRIGONALBIPYRAMIDAL", "CHI_OCTAHEDRAL"}[min(int(t), 8)]
-}
-
-// String returns RDKit's name of the hybridisation.
-func (h Hybridization) String() string {
-	return [...]string{"UNSPECIFIED", "S", "SP", "SP2", "SP3", "SP2D", "SP3D", "SP3D2", "OTHER"}[min(int(h), 8)]
 }

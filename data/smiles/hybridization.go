@@ -124,6 +124,7 @@ func (m *mol) setHybridization() {
 	}
 }
 
+// hasConjugatedBond reports whether atom a has a conjugated bond.
 func (m *mol) hasConjugatedBond(a int) bool {
 	for _, b := range m.atoms[a].bonds {
 		if m.bonds[b].conjugated {

@@ -3,6 +3,7 @@ package smiles
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Kekulisation of aromatic input as RDKit 2022.09 does it (Kekulize.cpp): ring systems of the
@@ -178,10 +179,14 @@ func (m *mol) kekulizeFused(rings [][]int) error {
 		}
 	}
 	if !ok {
-		var unkek []int
+		var unkek []string
 		for a, c := range cands {
 			if c {
-				unkek = append(unkek, m.atoms[a].index)
+				if len(unkek) == 10 {
+					unkek = append(unkek, "...")
+					break
+				}
+				unkek = append(unkek, fmt.Sprint(m.atoms[a].index))
 			}
 		}
 		blame := all[0]
@@ -191,7 +196,7 @@ func (m *mol) kekulizeFused(rings [][]int) error {
 				break
 			}
 		}
-		return m.atomErr(Chemistry, blame, "can't kekulize the aromatic system; unkekulized atoms %s", fmt.Sprint(unkek))
+		return m.atomErr(Chemistry, blame, "can't kekulize the aromatic system; unkekulized atoms %s", strings.Join(unkek, " "))
 	}
 	return nil
 }

@@ -505,15 +505,21 @@ func (p *parser) bracketAtom() (atom, bool, error) {
 	return a, true, nil
 }
 
+// chiralClasses are the chirality classes of bracket atoms, and permutationLimits the largest
+// permutation number of each (RDKit's permutationLimits).
+var (
+	chiralClasses     = map[string]Chirality{"TH": ChiralTetrahedral, "AL": ChiralAllene, "SP": ChiralSquarePlanar, "TB": ChiralTrigonalBipyramidal, "OH": ChiralOctahedral}
+	permutationLimits = map[Chirality]int{ChiralTetrahedral: 2, ChiralAllene: 2, ChiralSquarePlanar: 3, ChiralTrigonalBipyramidal: 20, ChiralOctahedral: 30}
+)
+
 // chirality reads "@", "@@", or a chirality class (@TH, @AL, @SP, @TB, @OH) with its
 // optional permutation number.
 func (p *parser) chirality(a *atom) error {
 	if p.peek(p.i) != '@' {
 		return nil
 	}
-	classes := map[string]Chirality{"TH": ChiralTetrahedral, "AL": ChiralAllene, "SP": ChiralSquarePlanar, "TB": ChiralTrigonalBipyramidal, "OH": ChiralOctahedral}
 	if p.i+2 < len(p.src) {
-		if tag, ok := classes[p.src[p.i+1:p.i+3]]; ok {
+		if tag, ok := chiralClasses[p.src[p.i+1:p.i+3]]; ok {
 			p.i += 3
 			n, _, err := p.number()
 			if err != nil {
@@ -594,10 +600,9 @@ func (p *parser) closeRings() error {
 // checkChiralClasses validates the permutation numbers of @TH, @AL, @SP, @TB and @OH and
 // turns @TH1/@TH2 into @/@@, as RDKit's CheckChiralitySpecifications does.
 func (p *parser) checkChiralClasses() error {
-	limits := map[Chirality]int{ChiralTetrahedral: 2, ChiralAllene: 2, ChiralSquarePlanar: 3, ChiralTrigonalBipyramidal: 20, ChiralOctahedral: 30}
 	for i := range p.m.atoms {
 		a := &p.m.atoms[i]
-		limit, ok := limits[a.chiral]
+		limit, ok := permutationLimits[a.chiral]
 		if !ok {
 			continue
 		}

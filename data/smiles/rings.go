@@ -128,11 +128,12 @@ type ringFinder struct {
 	invars      map[string]bool
 	work        int // steps of the path search so far
 	// workspace of the breadth-first searches
-	color         []uint8
-	parent, depth []int
-	queue         []int
+	color                 []uint8
+	parent, depth, branch []int
+	queue                 []int
 }
 
+// addRing appends ring to res unless a ring with the same atoms was found before.
 func (f *ringFinder) addRing(res *[][]int, ring []int) bool {
 	k := ringKey(ring)
 	if f.invars[k] {
@@ -454,8 +455,8 @@ func (f *ringFinder) findRingsD2Nodes(res *[][]int, d2 []int) error {
 				f.markRing(ring)
 			}
 			if _, ok := nodeInvars[cand]; !ok {
-				nodeOrder = append(nodeOrder, cand)
-				slices.Sort(nodeOrder)
+				i, _ := slices.BinarySearch(nodeOrder, cand)
+				nodeOrder = slices.Insert(nodeOrder, i, cand)
 			}
 			nodeInvars[cand] = append(nodeInvars[cand], k)
 			for _, node := range nodeOrder {
@@ -579,11 +580,12 @@ func (f *ringFinder) smallestRingsBFS(root int, active []bool, forbidden int) ([
 	m := f.m
 	n := len(m.atoms)
 	if len(f.color) != n {
-		f.color, f.parent, f.depth = make([]uint8, n), make([]int, n), make([]int, n)
+		f.color, f.parent, f.depth, f.branch = make([]uint8, n), make([]int, n), make([]int, n), make([]int, n)
 	}
-	color, parent, depth := f.color, f.parent, f.depth
+	// branch is the root's neighbour each atom was reached through
+	color, parent, depth, branch := f.color, f.parent, f.depth, f.branch
 	for i := range parent {
-		color[i], parent[i], depth[i] = white, -1, 0
+		color[i], parent[i], depth[i], branch[i] = white, -1, 0, -1
 	}
 	if forbidden >= 0 {
 		color[forbidden] = black
@@ -592,12 +594,12 @@ func (f *ringFinder) smallestRingsBFS(root int, active []bool, forbidden int) ([
 	defer func() { f.queue = queue[:0] }()
 	var rings [][]int
 	curSize := int(^uint(0) >> 1)
-	for len(queue) > 0 {
-		if len(queue) >= maxBFSQueue {
+	for head := 0; head < len(queue); {
+		if len(queue)-head >= maxBFSQueue {
 			return nil, &Error{Kind: Limit, Pos: -1, Atom: -1, Reason: "ring perception: maximum breadth-first search size exceeded"}
 		}
-		curr := queue[0]
-		queue = queue[1:]
+		curr := queue[head]
+		head++
 		color[curr] = black
 		d := depth[curr] + 1
 		if d > curSize {
@@ -615,10 +617,18 @@ func (f *ringFinder) smallestRingsBFS(root int, active []bool, forbidden int) ([
 				parent[nbr] = curr
 				color[nbr] = gray
 				depth[nbr] = d
+				branch[nbr] = branch[curr]
+				if curr == root {
+					branch[nbr] = nbr
+				}
 				queue = append(queue, nbr)
 				continue
 			}
-			// a second path to nbr: stitch the two paths into a ring through root
+			// a second path to nbr: stitch the two paths into a ring through root, unless
+			// they meet before the root (which RDKit finds by walking them)
+			if branch[curr] == branch[nbr] {
+				continue
+			}
 			ring := []int{nbr}
 			for p := parent[nbr]; p != -1 && p != root; p = parent[p] {
 				ring = append(ring, p)
@@ -731,31 +741,32 @@ func (f *ringFinder) atomSearchBFS(start, end int) ([]int, bool, error) {
 
 // removeExtraRings is RDKit's removeExtraRings: sorted by size, a ring is kept when it adds a
 // bond to those of the rings kept so far, preferring among rings of one size those that
-// overlap most with what is kept. It returns the kept rings and the surplus ones.
+// overlap most with what is kept. It returns the kept rings and the surplus ones. (RDKit
+// recomputes the overlaps with bit sets; here they are kept up to date as bonds join the
+// union, which gives the same choices.)
 func (m *mol) removeExtraRings(rings [][]int) (kept, extras [][]int) {
 	res := slices.Clone(rings)
 	slices.SortStableFunc(res, func(x, y []int) int { return len(x) - len(y) })
-	nb := len(m.bonds)
-	bits := make([][]bool, len(res))
+	bonds := make([][]int, len(res))
+	ringsOf := make([][]int, len(m.bonds))
 	for i, r := range res {
-		bits[i] = make([]bool, nb)
-		for _, b := range m.ringBonds(r) {
-			bits[i][b] = true
-		}
-	}
-	union := make([]bool, nb)
-	subset := func(i int) bool {
-		for b, in := range bits[i] {
-			if in && !union[b] {
-				return false
+		bonds[i] = m.ringBonds(r)
+		for _, b := range bonds[i] {
+			if b >= 0 {
+				ringsOf[b] = append(ringsOf[b], i)
 			}
 		}
-		return true
 	}
+	inUnion := make([]bool, len(m.bonds))
+	overlap := make([]int, len(res)) // bonds of each ring already in the union
+	subset := func(i int) bool { return overlap[i] == len(bonds[i]) }
 	merge := func(i int) {
-		for b, in := range bits[i] {
-			if in {
-				union[b] = true
+		for _, b := range bonds[i] {
+			if b >= 0 && !inUnion[b] {
+				inUnion[b] = true
+				for _, j := range ringsOf[b] {
+					overlap[j]++
+				}
 			}
 		}
 	}
@@ -773,40 +784,26 @@ func (m *mol) removeExtraRings(rings [][]int) (kept, extras [][]int) {
 		}
 		merge(i)
 		keep[i] = true
-		consider := make([]bool, len(res))
-		nConsider := 0
-		for j := i + 1; j < len(res); j++ {
-			if avail[j] && len(res[j]) == len(res[i]) {
-				consider[j] = true
-				nConsider++
+		var consider []int
+		for j := i + 1; j < len(res) && len(res[j]) == len(res[i]); j++ {
+			if avail[j] {
+				consider = append(consider, j)
 			}
 		}
-		for nConsider > 0 {
-			bestJ, bestOverlap := i+1, -1
-			for j := i + 1; j < len(res) && len(res[j]) == len(res[i]); j++ {
-				if !consider[j] || !avail[j] {
-					continue
-				}
-				overlap := 0
-				for b, in := range bits[j] {
-					if in && union[b] {
-						overlap++
-					}
-				}
-				if overlap > bestOverlap {
-					bestOverlap, bestJ = overlap, j
+		for len(consider) > 0 {
+			best := 0
+			for k, j := range consider {
+				if overlap[j] > overlap[consider[best]] {
+					best = k
 				}
 			}
-			if bestJ >= len(res) || !consider[bestJ] {
-				break
+			j := consider[best]
+			consider = append(consider[:best], consider[best+1:]...)
+			if !subset(j) {
+				keep[j] = true
+				merge(j)
 			}
-			consider[bestJ] = false
-			nConsider--
-			if !subset(bestJ) {
-				keep[bestJ] = true
-				merge(bestJ)
-			}
-			avail[bestJ] = false
+			avail[j] = false
 		}
 	}
 	for i, r := range res {

@@ -231,6 +231,7 @@ type change struct {
 	i, value int
 }
 
+// set writes v at index i of one of the partition's arrays, logging the old value.
 func (s *canonSearch) set(arr *[]int, i, v int) {
 	s.undo = append(s.undo, change{arr, i, (*arr)[i]})
 	(*arr)[i] = v
@@ -252,6 +253,7 @@ type automorphism struct {
 	fix      int
 }
 
+// image returns the atom g maps a to.
 func (g *automorphism) image(a int) int {
 	if i, ok := slices.BinarySearch(g.from, a); ok {
 		return g.to[i]
@@ -265,6 +267,7 @@ const maxCanonWork = 200_000_000
 // bondWeight gives each bond type its own digit, base 4096, in neighbour counts.
 func bondWeight(t BondType) int { return 1 << (12 * int(t)) }
 
+// spend counts w steps of work, failing beyond maxCanonWork.
 func (s *canonSearch) spend(w int) error {
 	s.work += w
 	if s.work > maxCanonWork {

@@ -4,7 +4,7 @@ package smiles
 // calcExplicitValence, calcImplicitValence; MolOps.cpp: cleanUp, assignRadicals, adjustHs).
 // Bond orders are counted in halves (aromatic bonds count 3) so that the arithmetic is exact.
 
-// formalChargeSign returns the charge as RDKit's valence rules use it: negated for elements
+// valenceCharge returns the formal charge as RDKit's valence rules use it: negated for elements
 // left of carbon (H adds to them as hydride), and never positive for carbon (a carbocation
 // has fewer hydrogens, like a carbanion: RDKit issue #539).
 func (at *atom) valenceCharge() int {
@@ -182,6 +182,7 @@ func (m *mol) cleanUp() {
 	}
 }
 
+// nitrogenCleanup makes a neutral five-valent N charge-separated (RDKit's nitrogenCleanup).
 func (m *mol) nitrogenCleanup(a int) {
 	at := &m.atoms[a]
 	if at.charge != 0 {
@@ -209,6 +210,7 @@ func (m *mol) nitrogenCleanup(a int) {
 	m.explicitValenceNonStrict(a)
 }
 
+// phosphorusCleanup makes C=P(=O) and N=P(=O) charge-separated (RDKit's phosphorusCleanup).
 func (m *mol) phosphorusCleanup(a int) {
 	at := &m.atoms[a]
 	if at.charge != 0 {
@@ -235,6 +237,8 @@ func (m *mol) phosphorusCleanup(a int) {
 	m.explicitValenceNonStrict(a)
 }
 
+// halogenCleanup makes a halogen bonded only to oxygens charge-separated (RDKit's
+// halogenCleanup).
 func (m *mol) halogenCleanup(a int) {
 	at := &m.atoms[a]
 	ev := m.explicitValenceNonStrict(a)
