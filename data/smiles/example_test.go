@@ -16,10 +16,11 @@ func Example() {
 		panic(err)
 	}
 	fmt.Println(mol.NumAtoms(), "atoms,", mol.NumBonds(), "bonds")
-	a := mol.Atom(1)
+	atoms, bonds := mol.Atoms(), mol.Bonds()
+	a := atoms[1]
 	fmt.Println(a.Chirality, a.Hybridization, a.NumHs, "H")
-	fmt.Println(mol.AtomFeatures(1), mol.AtomFeatures(5))
-	fmt.Println(mol.BondFeatures(3)) // C=O: double, no stereo, conjugated
+	fmt.Println(a.OGBFeatures(), atoms[5].OGBFeatures())
+	fmt.Println(bonds[3].Begin, bonds[3].End, bonds[3].OGBFeatures()) // C=O: double, no stereo, conjugated
 
 	g, err := mol.OGBGraph()
 	if err != nil {
@@ -37,7 +38,7 @@ func Example() {
 	// 6 atoms, 5 bonds
 	// CHI_TETRAHEDRAL_CCW SP3 1 H
 	// [5 2 4 5 1 0 2 0 0] [7 0 2 5 1 0 1 0 0]
-	// [1 0 1]
+	// 3 4 [1 0 1]
 	// 6 nodes, 5 edges, 9 atom features
 	// scaffold ""
 	// true syntax error 4 smiles: syntax error at byte 4: unmatched '('

@@ -40,9 +40,8 @@ func boolIndex(b bool) int32 {
 	return 0
 }
 
-// AtomFeatures returns OGB's feature vector of atom i.
-func (mol *Molecule) AtomFeatures(i int) [NumAtomFeatures]int32 {
-	a := mol.Atom(i)
+// OGBFeatures returns OGB's feature vector of the atom (atom_to_feature_vector).
+func (a Atom) OGBFeatures() [NumAtomFeatures]int32 {
 	var chir int32
 	switch a.Chirality {
 	case ChiralUnspecified, ChiralCW, ChiralCCW, ChiralOther:
@@ -74,9 +73,8 @@ func (mol *Molecule) AtomFeatures(i int) [NumAtomFeatures]int32 {
 	}
 }
 
-// BondFeatures returns OGB's feature vector of bond i.
-func (mol *Molecule) BondFeatures(i int) [NumBondFeatures]int32 {
-	b := mol.Bond(i)
+// OGBFeatures returns OGB's feature vector of the bond (bond_to_feature_vector).
+func (b Bond) OGBFeatures() [NumBondFeatures]int32 {
 	var typ int32
 	switch b.Type {
 	case BondSingle, BondDouble, BondTriple:
@@ -93,21 +91,20 @@ func (mol *Molecule) BondFeatures(i int) [NumBondFeatures]int32 {
 // the 9 atom features, and each bond once as the edge [begin, end] with the 3 bond features,
 // in RDKit's bond order. A molecule without bonds is a graph without edges.
 func (mol *Molecule) OGBGraph() (*graph.Graph, error) {
-	n := mol.NumAtoms()
-	nodes := make([]int32, 0, n*NumAtomFeatures)
-	for i := range n {
-		f := mol.AtomFeatures(i)
+	atoms, bonds := mol.Atoms(), mol.Bonds()
+	nodes := make([]int32, 0, len(atoms)*NumAtomFeatures)
+	for _, a := range atoms {
+		f := a.OGBFeatures()
 		nodes = append(nodes, f[:]...)
 	}
-	edges := make([]graph.Edge, mol.NumBonds())
-	feats := make([]int32, 0, len(edges)*NumBondFeatures)
-	for i := range edges {
-		b := &mol.m.bonds[i]
-		edges[i] = graph.Edge{b.begin, b.end}
-		f := mol.BondFeatures(i)
+	edges := make([]graph.Edge, len(bonds))
+	feats := make([]int32, 0, len(bonds)*NumBondFeatures)
+	for i, b := range bonds {
+		edges[i] = graph.Edge{b.Begin, b.End}
+		f := b.OGBFeatures()
 		feats = append(feats, f[:]...)
 	}
-	g, err := graph.New(n, edges,
+	g, err := graph.New(len(atoms), edges,
 		graph.Features{Width: NumAtomFeatures, Ints: nodes},
 		graph.Features{Width: NumBondFeatures, Ints: feats})
 	if err != nil {

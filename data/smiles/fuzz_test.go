@@ -40,14 +40,12 @@ func FuzzParse(f *testing.F) {
 		if n > smiles.MaxAtoms {
 			t.Fatalf("%q: %d atoms", s, n)
 		}
-		for i := range n {
-			a := mol.Atom(i)
+		for i, a := range mol.Atoms() {
 			if a.AtomicNum < 0 || a.AtomicNum > 118 || a.NumHs < 0 || a.RadicalElectrons < 0 || a.Degree < 0 {
 				t.Fatalf("%q atom %d: %+v", s, i, a)
 			}
 		}
-		for i := range mol.NumBonds() {
-			b := mol.Bond(i)
+		for i, b := range mol.Bonds() {
 			if b.Begin < 0 || b.Begin >= n || b.End < 0 || b.End >= n || b.Begin == b.End {
 				t.Fatalf("%q bond %d: %+v", s, i, b)
 			}

@@ -14,10 +14,13 @@
 //     aromaticity model;
 //   - hybridization.go: conjugation, hybridisation, chirality cleanup;
 //   - stereo.go: the legacy CIP ranking that decides which "@" and "/" survive;
-//   - features.go: OGB's vocabularies; scaffold.go: Bemis–Murcko scaffolds.
+//   - features.go: OGB's vocabularies; scaffold.go: Bemis–Murcko scaffolds;
+//   - molecule.go (this file): the pipeline and the API; types.go: the atom and bond
+//     properties; elements.go: RDKit's periodic table; errors.go: errors and limits.
 //
 // Invalid input yields an *Error naming the byte position and the reason; nothing panics,
-// and MaxLength and MaxAtoms bound the work.
+// and MaxLength and MaxAtoms bound the work. ORACLE.md records how the features compare
+// with those OGB and RDKit published.
 package smiles
 
 // Molecule is a molecule read from a SMILES and sanitised as RDKit sanitises it.
@@ -99,8 +102,17 @@ type Atom struct {
 	SMILESIndex, Pos int
 }
 
-// Atom returns atom i (0 <= i < NumAtoms()).
-func (mol *Molecule) Atom(i int) Atom {
+// Atoms returns the atoms, in RDKit's order: the order of the SMILES, without the hydrogen
+// atoms that became hydrogen counts.
+func (mol *Molecule) Atoms() []Atom {
+	as := make([]Atom, len(mol.m.atoms))
+	for i := range as {
+		as[i] = mol.atom(i)
+	}
+	return as
+}
+
+func (mol *Molecule) atom(i int) Atom {
 	m := mol.m
 	at := &m.atoms[i]
 	return Atom{
@@ -130,17 +142,21 @@ type Bond struct {
 	InRing     bool
 }
 
-// Bond returns bond i (0 <= i < NumBonds()), in RDKit's bond order: bonds in the order read,
-// ring closures last.
-func (mol *Molecule) Bond(i int) Bond {
-	b := &mol.m.bonds[i]
-	return Bond{
-		Begin:      b.begin,
-		End:        b.end,
-		Type:       b.typ,
-		Stereo:     b.stereo,
-		Aromatic:   b.aromatic,
-		Conjugated: b.conjugated,
-		InRing:     mol.m.rings.numBondRings(i) > 0,
+// Bonds returns the bonds in RDKit's order: in the order read, ring closures last (in
+// increasing ring-closure number).
+func (mol *Molecule) Bonds() []Bond {
+	bs := make([]Bond, len(mol.m.bonds))
+	for i := range bs {
+		b := &mol.m.bonds[i]
+		bs[i] = Bond{
+			Begin:      b.begin,
+			End:        b.end,
+			Type:       b.typ,
+			Stereo:     b.stereo,
+			Aromatic:   b.aromatic,
+			Conjugated: b.conjugated,
+			InRing:     mol.m.rings.numBondRings(i) > 0,
+		}
 	}
+	return bs
 }

@@ -130,19 +130,18 @@ func compareOracle(mol *smiles.Molecule, g oracleGraph) string {
 	if mol.NumAtoms() != len(g.atoms) || mol.NumBonds() != len(g.bonds) {
 		return fmt.Sprintf("%d atoms, %d bonds; want %d, %d", mol.NumAtoms(), mol.NumBonds(), len(g.atoms), len(g.bonds))
 	}
-	for i := range g.atoms {
-		f := mol.AtomFeatures(i)
+	for i, a := range mol.Atoms() {
+		f := a.OGBFeatures()
 		if !slices.Equal(f[:], g.atoms[i]) {
 			return fmt.Sprintf("atom %d: %v, want %v", i, f, g.atoms[i])
 		}
 	}
-	for i := range mol.NumBonds() {
-		b := mol.Bond(i)
+	for _, b := range mol.Bonds() {
 		want, ok := g.bonds[[2]int{min(b.Begin, b.End), max(b.Begin, b.End)}]
 		if !ok {
 			return fmt.Sprintf("bond %d-%d not in the oracle", b.Begin, b.End)
 		}
-		f := mol.BondFeatures(i)
+		f := b.OGBFeatures()
 		if !slices.Equal(f[:], want) {
 			return fmt.Sprintf("bond %d-%d: %v, want %v", b.Begin, b.End, f, want)
 		}
@@ -151,10 +150,24 @@ func compareOracle(mol *smiles.Molecule, g oracleGraph) string {
 }
 
 // oracleResult is what one molecule gives: the first difference from the oracle ("" when
-// none) and its scaffold key.
+// none), whether the bonds come in the oracle's order and orientation, and its scaffold key.
 type oracleResult struct {
 	diff, key string
+	sameOrder bool
 	keyErr    error
+}
+
+// sameBondOrder reports whether mol lists its bonds as g does, begin and end included.
+func sameBondOrder(mol *smiles.Molecule, g oracleGraph) bool {
+	if mol.NumBonds() != len(g.order) {
+		return false
+	}
+	for i, b := range mol.Bonds() {
+		if b.Begin != g.order[i][0] || b.End != g.order[i][1] {
+			return false
+		}
+	}
+	return true
 }
 
 // evaluate compares every molecule with the oracle, in parallel.
@@ -174,6 +187,7 @@ func evaluate(sms []string, gs []oracleGraph, scaffolds bool) []oracleResult {
 					continue
 				}
 				res[i].diff = compareOracle(mol, gs[i])
+				res[i].sameOrder = sameBondOrder(mol, gs[i])
 				if scaffolds {
 					res[i].key, res[i].keyErr = mol.ScaffoldKey()
 				}
@@ -222,7 +236,8 @@ func checkScaffoldSplit(t *testing.T, dir string, res []oracleResult) {
 // TestOracle featurises every SMILES of the OGB molecule datasets and of Peptides-func and
 // compares with the published features: every molecule of ogbg-molesol, ogbg-molbace and
 // Peptides-func (RDKit 2022.09.3 itself) must match, and ogbg-molhiv, featurised by OGB with
-// an older RDKit, at least as well as RDKit 2022.09 does (see ORACLE.md). For the OGB
+// an older RDKit, at least as well as RDKit 2022.09 does (see ORACLE.md). Every molecule must
+// list its bonds exactly as the files do (RDKit's order, begin atom first). For the OGB
 // datasets, the scaffold keys must agree with OGB's scaffold split.
 func TestOracle(t *testing.T) {
 	tests := []struct {
@@ -248,8 +263,11 @@ func TestOracle(t *testing.T) {
 				t.Fatalf("%d graphs and %d SMILES, want %d", len(gs), len(sms), tc.graphs)
 			}
 			res := evaluate(sms, gs, tc.scaffoldSplit)
-			match, shown := 0, 0
+			match, shown, ordered := 0, 0, 0
 			for i, r := range res {
+				if r.sameOrder {
+					ordered++
+				}
 				if r.diff == "" {
 					match++
 					continue
@@ -259,9 +277,13 @@ func TestOracle(t *testing.T) {
 					shown++
 				}
 			}
-			t.Logf("%s: %d of %d molecules match exactly (%d differ)", tc.name, match, len(sms), len(sms)-match)
+			t.Logf("%s: %d of %d molecules match exactly (%d differ); %d list their bonds in the file's order",
+				tc.name, match, len(sms), len(sms)-match, ordered)
 			if match < tc.minMatch {
 				t.Errorf("%d molecules match, want at least %d", match, tc.minMatch)
+			}
+			if ordered != len(sms) {
+				t.Errorf("%d molecules list their bonds in the file's order, want all %d", ordered, len(sms))
 			}
 			if tc.scaffoldSplit {
 				checkScaffoldSplit(t, dir, res)

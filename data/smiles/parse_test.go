@@ -105,7 +105,7 @@ func TestParseAccepts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := mol.Atom(2)
+	a := mol.Atoms()[2]
 	if a.SMILESIndex != 3 || a.Pos != 5 || a.Isotope != 13 || a.AtomClass != 7 || a.NumHs != 2 {
 		t.Errorf("atom 2 of [H]OC[13CH2:7]C: %+v", a)
 	}

@@ -77,13 +77,14 @@ func TestRDKitCases(t *testing.T) {
 			t.Errorf("%q: %d atoms, %d bonds; RDKit: %d, %d", tc.SMILES, mol.NumAtoms(), mol.NumBonds(), len(tc.Atoms), len(tc.Bonds))
 			continue
 		}
+		atoms, bonds := mol.Atoms(), mol.Bonds()
 		for i, want := range tc.Atoms {
-			if got := atomRow(mol.Atom(i)); got != fmt.Sprint(want) {
+			if got := atomRow(atoms[i]); got != fmt.Sprint(want) {
 				t.Errorf("%q atom %d: %s, RDKit %v", tc.SMILES, i, got, want)
 			}
 		}
 		for i, want := range tc.Bonds {
-			if got := bondRow(mol.Bond(i)); got != fmt.Sprint(want) {
+			if got := bondRow(bonds[i]); got != fmt.Sprint(want) {
 				t.Errorf("%q bond %d: %s, RDKit %v", tc.SMILES, i, got, want)
 			}
 		}
