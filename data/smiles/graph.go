@@ -77,6 +77,18 @@ type mol struct {
 	atoms []atom
 	bonds []bond
 	rings ringInfo
+	pool  []int // unused space for atoms' bond lists
+}
+
+// bondList returns an empty bond list for a new atom, carved from a shared block (a list
+// that outgrows its room is moved by append).
+func (m *mol) bondList() []int {
+	if len(m.pool) < 4 {
+		m.pool = make([]int, 4*64)
+	}
+	l := m.pool[:0:4]
+	m.pool = m.pool[4:]
+	return l
 }
 
 // addBond appends a bond and registers it with both atoms.

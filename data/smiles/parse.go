@@ -68,6 +68,17 @@ func parseGraph(s string) (*mol, error) {
 	if src == "" {
 		return nil, syntaxErr(start, "no atoms")
 	}
+	// room for as many atoms and bonds as the SMILES can have at most
+	n := 0
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case 'B', 'C', 'N', 'O', 'P', 'S', 'F', 'I', 'b', 'c', 'n', 'o', 'p', 's', '*', '[':
+			n++
+		}
+	}
+	n = min(n, MaxAtoms)
+	m.atoms = make([]atom, 0, n)
+	m.bonds = make([]bond, 0, n+n/2)
 	p := &parser{src: src, off: start, m: m, active: -1}
 	if err := p.run(); err != nil {
 		return nil, err
@@ -228,6 +239,7 @@ func (p *parser) expectAtom(typ BondType, unspec bool, dir bondDir, detached boo
 	a.index = len(p.m.atoms)
 	a.pos = p.pos(start)
 	a.implVal, a.explVal = -1, -1
+	a.bonds = p.m.bondList()
 	p.m.atoms = append(p.m.atoms, a)
 	idx := a.index
 	if detached {

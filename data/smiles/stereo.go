@@ -143,25 +143,36 @@ func (m *mol) iterateRanks(invars []int) []int {
 	if n > 0 {
 		numRanks++
 	}
+	// each atom's neighbours (flat, nbrAt[i] to nbrAt[i+1]) with their multiplicities, and
+	// its entry, the same length every round (entryAt[i] to entryAt[i+1])
 	type nbr struct{ atom, count int }
-	nbrs := make([][]nbr, n)
+	nbrAt := make([]int, n+1)
+	entryAt := make([]int, n+1)
+	for i := range m.atoms {
+		nbrAt[i+1] = nbrAt[i] + len(m.atoms[i].bonds)
+	}
+	nbrs := make([]nbr, nbrAt[n])
 	hs := make([]int, n)
 	for i := range m.atoms {
 		hs[i] = m.totalHs(i)
-		nbrs[i] = make([]nbr, 0, len(m.atoms[i].bonds))
+		k, size := nbrAt[i], 0
 		for _, b := range m.atoms[i].bonds {
 			o := m.bonds[b].other(i)
 			c := m.bonds[b].typ.twice()
 			if m.bonds[b].typ == BondDouble && m.atoms[o].num == 15 && (m.degree(o) == 3 || m.degree(o) == 4) {
 				c = 1
 			}
-			nbrs[i] = append(nbrs[i], nbr{o, c})
+			nbrs[k] = nbr{o, c}
+			k++
+			size += c
 		}
+		entryAt[i+1] = entryAt[i] + size
 	}
-	entries := make([][]int, n)
+	buf := make([]int, entryAt[n])
+	entry := func(i int) []int { return buf[entryAt[i]:entryAt[i+1]] }
 	next := make([]int, n)
 	key := func(i, j int) int {
-		if c := slices.Compare(entries[i], entries[j]); c != 0 {
+		if c := slices.Compare(entry(i), entry(j)); c != 0 {
 			return c
 		}
 		return cmp.Compare(hs[i], hs[j])
@@ -183,19 +194,18 @@ func (m *mol) iterateRanks(invars []int) []int {
 			}
 			class := order[lo:hi]
 			for _, i := range class {
-				ns := nbrs[i]
+				ns := nbrs[nbrAt[i]:nbrAt[i+1]]
 				for a := 1; a < len(ns); a++ { // by decreasing rank
 					for b := a; b > 0 && ranks[ns[b].atom] > ranks[ns[b-1].atom]; b-- {
 						ns[b], ns[b-1] = ns[b-1], ns[b]
 					}
 				}
-				e := entries[i][:0]
+				e := entry(i)[:0]
 				for _, nb := range ns {
 					for range nb.count {
 						e = append(e, ranks[nb.atom]+1)
 					}
 				}
-				entries[i] = e
 			}
 			slices.SortFunc(class, key)
 			for k, i := range class {
@@ -314,14 +324,14 @@ func (m *mol) potentialCentre(a int, ranks []int) (legal, dupes bool, nbrs [][2]
 			return false, false, nil
 		}
 	}
-	seen := map[int]bool{}
 	for _, b := range at.bonds {
 		r := ranks[m.bonds[b].other(a)]
-		nbrs = append(nbrs, [2]int{r, b})
-		if seen[r] {
-			return true, true, nbrs
+		for _, nb := range nbrs {
+			if nb[0] == r {
+				return true, true, append(nbrs, [2]int{r, b})
+			}
 		}
-		seen[r] = true
+		nbrs = append(nbrs, [2]int{r, b})
 	}
 	return true, false, nbrs
 }
