@@ -127,6 +127,9 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 		if err := load(ctx, filepath.Join(opt.Out, CheckpointDir), st); err != nil {
 			return nil, resumeError(opt.Out, err)
 		}
+		if err := keepRecords(filepath.Join(opt.Out, MetricsFile), st.Epoch); err != nil {
+			return nil, err
+		}
 	} else if _, err := os.Stat(filepath.Join(opt.Out, CheckpointDir)); err == nil {
 		return nil, fmt.Errorf("training: %s already holds a run; resume it with --resume or choose another --out", opt.Out)
 	}
@@ -261,16 +264,19 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 		st.Epoch = epoch
 		st.Seconds += time.Since(start).Seconds()
 		rec.Seconds = time.Since(start).Seconds()
+		// The record, then the best checkpoint, then the latest: a run stopped between any two
+		// (a kill, a full disk) resumes from the latest checkpoint, drops the records after it
+		// and redoes the epoch, which writes the same record and best checkpoint again.
 		if err := appendRecord(filepath.Join(opt.Out, MetricsFile), rec); err != nil {
-			return nil, err
-		}
-		if err := save(ctx, filepath.Join(opt.Out, CheckpointDir), st); err != nil {
 			return nil, err
 		}
 		if improved {
 			if err := save(ctx, filepath.Join(opt.Out, BestDir), st); err != nil {
 				return nil, err
 			}
+		}
+		if err := save(ctx, filepath.Join(opt.Out, CheckpointDir), st); err != nil {
+			return nil, err
 		}
 		sum := summarize(ctx, task, cfg, st)
 		if err := writeJSONAtomic(filepath.Join(opt.Out, SummaryFile), sum); err != nil {
@@ -582,6 +588,37 @@ func hyperparameters(ctx *context.Context) map[string]any {
 		params[p.Name] = v
 	}
 	return params
+}
+
+// keepRecords drops from the metrics file the records of epochs after the checkpoint's, written
+// by a run stopped before its checkpoint was (they are redone), and a last line cut short by a
+// kill, rewriting the file atomically.
+func keepRecords(path string, epochs int) error {
+	raw, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	lines := bytes.Split(bytes.TrimRight(raw, "\n"), []byte("\n"))
+	var kept []byte
+	for i, line := range lines {
+		var r Record
+		if err := json.Unmarshal(line, &r); err != nil {
+			if i == len(lines)-1 {
+				break // the line being written when the run was stopped
+			}
+			return fmt.Errorf("%s:%d: %w", path, i+1, err)
+		}
+		if r.Epoch <= epochs {
+			kept = append(append(kept, line...), '\n')
+		}
+	}
+	if bytes.Equal(kept, raw) {
+		return nil
+	}
+	return atomicfile.Write(path, kept)
 }
 
 func appendRecord(path string, rec Record) error {

@@ -1,0 +1,93 @@
+package training_test
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/gomlx/gomlx/pkg/ml/context"
+
+	"github.com/sgformer/sgformer/sgformer/backend"
+	"github.com/sgformer/sgformer/sgformer/model"
+	"github.com/sgformer/sgformer/sgformer/training"
+)
+
+// tmpfs mounts a tmpfs of size bytes on a fresh directory (root only; the test skips
+// otherwise) and unmounts it at the end of the test.
+func tmpfs(t *testing.T, size int) string {
+	t.Helper()
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+strconv.Itoa(size), "tmpfs", dir).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs to fill (%v: %s)", err, strings.TrimSpace(string(out)))
+	}
+	t.Cleanup(func() { exec.Command("umount", "-l", dir).Run() })
+	return dir
+}
+
+// A full disk during a checkpoint save fails the epoch with ENOSPC and leaves the previous
+// checkpoint intact; once there is room again, --resume continues exactly (the records equal an
+// uninterrupted run's, none repeated).
+func TestFullDiskDuringSave(t *testing.T) {
+	be, err := backend.New("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	task := syntheticTask(t, 16, 2)
+	params := map[string]any{training.ParamEpochs: 3, training.ParamBatchSize: 8}
+	straight := t.TempDir()
+	if _, err := training.Train(newContext(model.Subgraphormer, params), task, training.Options{Out: straight, Backend: be}); err != nil {
+		t.Fatal(err)
+	}
+	disk := tmpfs(t, 8<<20)
+	run := filepath.Join(disk, "run")
+	first := newContext(model.Subgraphormer, params)
+	first.SetParam(training.ParamEpochs, 1)
+	if _, err := training.Train(first, task, training.Options{Out: run, Backend: be}); err != nil {
+		t.Fatal(err)
+	}
+	// Fill the disk but for a few kilobytes: the next checkpoint cannot be written.
+	filler := filepath.Join(disk, "filler")
+	f, err := os.Create(filler)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk := make([]byte, 4096)
+	for {
+		if _, err := f.Write(chunk); err != nil {
+			break
+		}
+	}
+	f.Close()
+	os.Truncate(filler, mustSize(t, filler)-8192)
+	_, err = training.Train(context.New(), task, training.Options{Out: run, Backend: be, Resume: true, Epochs: 3})
+	if !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("training on a full disk: %v, want ENOSPC", err)
+	}
+	os.Remove(filler)
+	if _, err := training.Train(context.New(), task, training.Options{Out: run, Backend: be, Resume: true, Epochs: 3}); err != nil {
+		t.Fatalf("resuming after the disk was freed: %v", err)
+	}
+	a, b := readRecords(t, filepath.Join(straight, training.MetricsFile)), readRecords(t, filepath.Join(run, training.MetricsFile))
+	if len(a) != len(b) {
+		t.Fatalf("%d records, the uninterrupted run %d", len(b), len(a))
+	}
+	for i := range a {
+		a[i].Seconds, b[i].Seconds = 0, 0
+		if a[i] != b[i] {
+			t.Fatalf("epoch %d: %+v, uninterrupted %+v", i+1, b[i], a[i])
+		}
+	}
+}
+
+func mustSize(t *testing.T, path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Size()
+}
