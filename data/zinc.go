@@ -31,8 +31,9 @@ type Dataset struct {
 	// Split holds the standard train / validation / test graph indices.
 	Split Split
 	// NodeVocab and EdgeVocab give, for each integer feature column, the number of categories
-	// (the size of the embedding table a model needs).
-	NodeVocab, EdgeVocab []int
+	// (the size of the embedding table a model needs); EdgeMin, if not empty, the first valid
+	// category of each edge column (ZINC's bond types are 1–3, 0 meaning "no bond").
+	NodeVocab, EdgeVocab, EdgeMin []int
 }
 
 // Split lists graph indices of the standard split.
@@ -189,7 +190,7 @@ func zincText(dir string) (*Dataset, error) {
 	}
 
 	ds := &Dataset{Name: "zinc12k", Graphs: make([]*graph.Graph, len(sizes)), Tasks: 1, Labels: make([]float64, len(sizes)),
-		NodeVocab: []int{zincAtomTypes}, EdgeVocab: []int{zincBondTypes + 1}}
+		NodeVocab: []int{zincAtomTypes}, EdgeVocab: []int{zincBondTypes + 1}, EdgeMin: []int{1}}
 	for g := range sizes {
 		gr, err := graph.New(sizes[g], edges[g], graph.Features{Width: 1, Ints: nodeFeat[g]}, graph.Features{Width: 1, Ints: edgeFeat[g]})
 		if err != nil {

@@ -292,7 +292,7 @@ func processedMolecules(v any) ([]molecule, error) {
 // zincDataset assembles a ZINC dataset from its splits, graphs numbered train, val, test in
 // order (as in the text export and PyG).
 func zincDataset(name string, splits [][]molecule) (*Dataset, error) {
-	ds := &Dataset{Name: name, Tasks: 1, NodeVocab: []int{zincAtomTypes}, EdgeVocab: []int{zincBondTypes + 1}}
+	ds := &Dataset{Name: name, Tasks: 1, NodeVocab: []int{zincAtomTypes}, EdgeVocab: []int{zincBondTypes + 1}, EdgeMin: []int{1}}
 	parts := []*[]int{&ds.Split.Train, &ds.Split.Valid, &ds.Split.Test}
 	for s, mols := range splits {
 		for _, m := range mols {

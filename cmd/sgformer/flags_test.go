@@ -20,6 +20,7 @@ func TestNonsenseFlags(t *testing.T) {
 		{[]string{"--epochs", "0"}, "epochs = 0, want at least 1"},
 		{[]string{"--epochs", "-3"}, "epochs = -3, want at least 1"},
 		{[]string{"--lr", "-1"}, "learning_rate = -1, want a positive rate"},
+		{[]string{"--lr", "0"}, "learning_rate = 0, want a positive rate"},
 		{[]string{"--sampling-ratio", "1.5"}, "sampling_ratio = 1.5, want (0, 1]"},
 		{[]string{"--batch-size", "0"}, "batch_size = 0, want at least 1"},
 		{[]string{"--train-subset", "100000"}, "--train-subset 100000: the training split has 16 graphs"},

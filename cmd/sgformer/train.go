@@ -140,8 +140,12 @@ func (h *hyperFlags) apply(ctx *context.Context) error {
 			return usageError{err.Error()}
 		}
 	}
-	if _, err := training.ReadConfig(ctx); err != nil {
+	c, err := training.ReadConfig(ctx)
+	if err != nil {
 		return usageError{err.Error()}
+	}
+	if c.LearningRate == 0 {
+		return usagef("%s = 0, want a positive rate", training.ParamLearningRate)
 	}
 	return nil
 }

@@ -126,7 +126,10 @@ type Spec struct {
 	// NodeVocab and EdgeVocab give the number of categories of each integer node and edge
 	// feature column; Tasks the number of targets per graph.
 	NodeVocab, EdgeVocab []int
-	Tasks                int
+	// EdgeMin, if not empty, gives the first valid category of each edge feature column (ZINC
+	// reserves bond type 0 for "no bond": its bonds are 1–3).
+	EdgeMin []int `json:",omitempty"`
+	Tasks   int
 }
 
 // Config is the model's hyperparameters read from a context.

@@ -7,7 +7,10 @@ import (
 
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
+	"github.com/sgformer/sgformer/sgformer/batch"
+	"github.com/sgformer/sgformer/sgformer/graph"
 	"github.com/sgformer/sgformer/sgformer/model"
+	"github.com/sgformer/sgformer/sgformer/preprocess"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
@@ -183,4 +186,30 @@ func TestWeightsAreTheAuthors(t *testing.T) {
 		}
 	}
 	t.Logf("%d parameters, %d of them weights", len(want), weights)
+}
+
+// A category a feature column does not have is an error, not a silent lookup: ZINC's bond type
+// 0 ("no bond") among the bonds of a graph to predict.
+func TestTensorsRejectUnknownCategories(t *testing.T) {
+	_, c := built(t, zincSpec, map[string]any{model.ParamLayers: 1, model.ParamHidden: 12, model.ParamHeads: 1, model.ParamPEK: 0})
+	g, err := graph.New(3, []graph.Edge{{0, 1}, {1, 2}}, graph.Features{Width: 1, Ints: []int32{1, 2, 3}}, graph.Features{Width: 1, Ints: []int32{1, 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, err := preprocess.Graph(g, c.Preprocess())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := batch.Build([]batch.Example{{Graph: g, Item: it, Target: []float64{0}}}, nil, batch.Options{MaxDistance: 5}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := zincSpec
+	spec.EdgeMin = []int{1}
+	if _, _, err := model.Tensors(b, spec, c); err == nil || !strings.Contains(err.Error(), "bond feature column 0 has category 0, outside the vocabulary [1, 4)") {
+		t.Errorf("bond type 0: %v", err)
+	}
+	if _, _, err := model.Tensors(b, zincSpec, c); err != nil {
+		t.Errorf("without EdgeMin: %v", err)
+	}
 }

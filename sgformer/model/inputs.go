@@ -177,10 +177,10 @@ func Tensors(b *batch.Batch, spec Spec, c Config) (inputs, labels []*tensors.Ten
 	if b.Tasks != spec.Tasks {
 		return nil, nil, fmt.Errorf("model: batch has %d targets per graph, the model %d", b.Tasks, spec.Tasks)
 	}
-	if err := checkVocab("node feature", b.NodeFeatures, spec.NodeVocab); err != nil {
+	if err := checkVocab("node feature", b.NodeFeatures, spec.NodeVocab, nil); err != nil {
 		return nil, nil, err
 	}
-	if err := checkVocab("bond feature", b.Bonds, spec.EdgeVocab); err != nil {
+	if err := checkVocab("bond feature", b.Bonds, spec.EdgeVocab, spec.EdgeMin); err != nil {
 		return nil, nil, err
 	}
 	var names []string
@@ -203,13 +203,19 @@ func Tensors(b *batch.Batch, spec Spec, c Config) (inputs, labels []*tensors.Ten
 	return inputs, labels, nil
 }
 
-func checkVocab(what string, values []int32, vocab []int) error {
+// checkVocab checks integer features, row-major with one column per entry of vocab, against
+// the categories [min, vocab) of each column (min 0 where mins is empty).
+func checkVocab(what string, values []int32, vocab, mins []int) error {
 	if len(vocab) == 0 {
 		return nil
 	}
 	for i, x := range values {
-		if j := i % len(vocab); x < 0 || int(x) >= vocab[j] {
-			return fmt.Errorf("model: %s column %d has category %d, outside the vocabulary [0, %d)", what, j, x, vocab[j])
+		j, lo := i%len(vocab), 0
+		if len(mins) == len(vocab) {
+			lo = mins[j]
+		}
+		if int(x) < lo || int(x) >= vocab[j] {
+			return fmt.Errorf("model: %s column %d has category %d, outside the vocabulary [%d, %d)", what, j, x, lo, vocab[j])
 		}
 	}
 	return nil

@@ -11,6 +11,7 @@ import (
 	"github.com/gomlx/gomlx/pkg/ml/train"
 
 	"github.com/sgformer/sgformer/sgformer/backend"
+	"github.com/sgformer/sgformer/sgformer/model"
 )
 
 // linearModel is y = x·w + b with w [2,1] ("weights") and b [1] ("biases").
@@ -140,5 +141,32 @@ func TestScheduledLR(t *testing.T) {
 		if got := scheduledLR(1e-3, 0, tc.epoch, 10, 110); math.Abs(got-tc.want) > 1e-15 {
 			t.Errorf("epoch %d: lr %v, want %v", tc.epoch, got, tc.want)
 		}
+	}
+}
+
+// A cosine schedule that reaches 0 at its last epoch (no warm-up, one epoch) evaluates, and the
+// finished run extends with --resume.
+func TestCosineToZero(t *testing.T) {
+	be, err := backend.New("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.New()
+	Defaults(ctx)
+	ctx.SetParams(map[string]any{ParamSchedule: Cosine, ParamEpochs: 1, model.ParamLayers: 1, model.ParamHidden: 12, model.ParamHeads: 1, model.ParamPEK: 0})
+	cfg, err := ReadConfig(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	task, err := LoadTask(Source{Dataset: Synthetic, SyntheticGraphs: 12}, cfg.Model, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if _, err := Train(ctx, task, Options{Out: out, Backend: be}); err != nil {
+		t.Fatalf("one cosine epoch: %v", err)
+	}
+	if _, err := Train(context.New(), task, Options{Out: out, Backend: be, Resume: true, Epochs: 2}); err != nil {
+		t.Fatalf("extending a finished cosine run: %v", err)
 	}
 }

@@ -130,7 +130,7 @@ func ReadConfig(ctx *context.Context) (Config, error) {
 		return c, fmt.Errorf("training: %s = %v, want %s", name, value, want)
 	}
 	switch {
-	case !(c.LearningRate > 0):
+	case !(c.LearningRate >= 0): // a schedule may bring the rate to 0; a run must start above (Train)
 		return bad(ParamLearningRate, c.LearningRate, "a positive rate")
 	case c.BatchSize < 1:
 		return bad(ParamBatchSize, c.BatchSize, "at least 1")

@@ -141,6 +141,9 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 		return nil, err
 	}
 	if !opt.Resume {
+		if cfg.LearningRate == 0 {
+			return nil, fmt.Errorf("training: %s = 0, want a positive rate", ParamLearningRate)
+		}
 		st.LR, st.BaseLR = cfg.LearningRate, cfg.LearningRate
 		if err := os.MkdirAll(opt.Out, 0o755); err != nil {
 			return nil, err

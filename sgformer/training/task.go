@@ -83,7 +83,7 @@ func LoadTask(src Source, cfg model.Config, cacheDir string, log io.Writer) (*Ta
 	if src.TrainSubset > 0 {
 		train = train[:src.TrainSubset]
 	}
-	src.Spec = model.Spec{NodeVocab: ds.NodeVocab, EdgeVocab: ds.EdgeVocab, Tasks: ds.Tasks}
+	src.Spec = model.Spec{NodeVocab: ds.NodeVocab, EdgeVocab: ds.EdgeVocab, EdgeMin: ds.EdgeMin, Tasks: ds.Tasks}
 	task, err := NewTask(ds.Name, ds.Graphs, items, ds.Labels, src.Spec, train, ds.Split.Valid, ds.Split.Test)
 	if err != nil {
 		return nil, err
