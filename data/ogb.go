@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/sgformer/sgformer/data/smiles"
 	"github.com/sgformer/sgformer/sgformer/graph"
 )
 
@@ -15,10 +17,11 @@ import (
 // 9 atom features (atomic number, chirality, degree, formal charge, number of Hs, radical
 // electrons, hybridisation, aromatic, in ring) and the 3 bond features (type, stereo,
 // conjugated). A model embeds each with its own table and sums them, as OGB's AtomEncoder and
-// BondEncoder do.
+// BondEncoder do. They are copies of smiles.AtomFeatureDims and smiles.BondFeatureDims, the
+// featuriser's, as slices (a dataset's vocabularies).
 var (
-	AtomFeatureDims = []int{119, 5, 12, 12, 10, 6, 6, 2, 2}
-	BondFeatureDims = []int{5, 6, 2}
+	AtomFeatureDims = slices.Clone(smiles.AtomFeatureDims[:])
+	BondFeatureDims = slices.Clone(smiles.BondFeatureDims[:])
 )
 
 // OGB file names inside a dataset directory, as in OGB's download (each gzip-compressed;
