@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/sgformer/sgformer/data/smiles"
+	"github.com/sgformer/sgformer/internal/csvfile"
 	"github.com/sgformer/sgformer/sgformer/graph"
 )
 
@@ -45,7 +46,10 @@ const (
 // add up to, a label line per graph, edges between existing nodes, split indices of listed
 // graphs. Lines cut off at the end of every file alike can still read as valid data; Load
 // also checks the copy against the published dataset.
-func OGB(name, dir string) (*Dataset, error) {
+func OGB(name, dir string) (*Dataset, error) { return readOGB(name, dir, ogbSplitDir) }
+
+// readOGB reads OGB's raw layout from dir with the split in the folder splitDir.
+func readOGB(name, dir, splitDir string) (*Dataset, error) {
 	csv := func(file, header string, width int) (*table, error) {
 		return readTable(filepath.Join(dir, file), header, width, func(s string) []string {
 			return strings.Split(strings.TrimSpace(s), ",")
@@ -154,9 +158,11 @@ func OGB(name, dir string) (*Dataset, error) {
 		}
 	}
 
+	ds.LabelNames = ogbTaskNames(dir, ds.Tasks)
+
 	parts := make([][]int, 3)
 	for i, part := range []string{"train", "valid", "test"} {
-		t, err := csv(filepath.Join(ogbSplitDir, part+".csv"), "graph index", 1)
+		t, err := csv(filepath.Join(splitDir, part+".csv"), "graph index", 1)
 		if err != nil {
 			return nil, err
 		}
@@ -169,10 +175,30 @@ func OGB(name, dir string) (*Dataset, error) {
 		}
 	}
 	ds.Split = Split{Train: parts[0], Valid: parts[1], Test: parts[2]}
-	if err := ds.Split.check(filepath.Join(dir, ogbSplitDir), graphs, filepath.Base(numNodes.name)); err != nil {
+	if err := ds.Split.check(filepath.Join(dir, splitDir), graphs, filepath.Base(numNodes.name)); err != nil {
 		return nil, err
 	}
 	return ds, nil
+}
+
+// ogbTaskNames returns the names of the tasks from the header of OGB's mapping/mol.csv.gz
+// (every column but smiles and mol_id), nil when the file is absent or names another number.
+func ogbTaskNames(dir string, tasks int) []string {
+	r, err := csvfile.Open(filepath.Join(dir, "mapping", "mol.csv.gz"))
+	if err != nil {
+		return nil
+	}
+	defer r.Close()
+	var names []string
+	for _, h := range r.Header {
+		if h != "smiles" && h != "mol_id" {
+			names = append(names, h)
+		}
+	}
+	if len(names) != tasks {
+		return nil
+	}
+	return names
 }
 
 // count parses a non-negative count.
