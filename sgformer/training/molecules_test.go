@@ -2,6 +2,7 @@ package training_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -100,14 +101,20 @@ func TestLoadTaskCSV(t *testing.T) {
 }
 
 // PredictGraphs predicts what it can and gives an error for each graph it cannot, with the
-// same predictions as PredictGraph one at a time.
+// same predictions as PredictGraph one at a time, with the full bag and with sampling.
 func TestPredictGraphs(t *testing.T) {
+	for _, ratio := range []float64{1, 0.5} {
+		t.Run(fmt.Sprint("sampling ratio ", ratio), func(t *testing.T) { testPredictGraphs(t, ratio) })
+	}
+}
+
+func testPredictGraphs(t *testing.T, ratio float64) {
 	be, err := backend.New("go")
 	if err != nil {
 		t.Fatal(err)
 	}
 	task := syntheticTask(t, 16, 2)
-	ctx := newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 1, training.ParamBatchSize: 3})
+	ctx := newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 1, training.ParamBatchSize: 3, training.ParamSamplingRatio: ratio, training.ParamEvalSamples: 2})
 	if _, err := training.Train(ctx, task, training.Options{Out: t.TempDir(), Backend: be}); err != nil {
 		t.Fatal(err)
 	}

@@ -124,7 +124,9 @@ func (p *Predictor) PredictGraph(g *graph.Graph) ([]float64, error) {
 
 // PredictGraphs predicts many graphs: each is checked and preprocessed as PredictGraph does,
 // in parallel on workers goroutines (GOMAXPROCS when workers ≤ 0), and those that could be
-// are predicted together by Predict, in batches of the run's batch size. It returns a row of
+// are predicted together by Predict, in batches of the run's batch size (one at a time when the
+// model samples subgraphs, so that a graph's draws, and its prediction, do not depend on the
+// other graphs: the same as PredictGraph's). It returns a row of
 // predictions per graph, or for a graph that cannot be predicted (features not in the model's
 // encoding, a product graph too large for the memory) a nil row and its error at the same
 // index of errs, which is nil when every graph was predicted. err reports a failure of the
@@ -168,11 +170,23 @@ func (p *Predictor) PredictGraphs(gs []*graph.Graph, workers int) (preds [][]flo
 		}
 		ready, at = append(ready, examples[i]), append(at, i)
 	}
+	preds = make([][]float64, len(gs))
+	if p.batches.ratio < 1 && !p.batches.options.Original {
+		// With sampling, the subgraphs drawn for a graph depend on the graphs before it in the
+		// call: each graph alone gets the draws PredictGraph gives it, whatever its neighbours.
+		for j, i := range at {
+			rows, err := p.Predict(ready[j : j+1])
+			if err != nil {
+				return nil, nil, err
+			}
+			preds[i] = rows[0]
+		}
+		return preds, errs, nil
+	}
 	rows, err := p.Predict(ready)
 	if err != nil {
 		return nil, nil, err
 	}
-	preds = make([][]float64, len(gs))
 	for j, i := range at {
 		preds[i] = rows[j]
 	}
