@@ -16,9 +16,10 @@ import (
 )
 
 // loadDataset reads a dataset by name from dir (its default directory if empty), checking that
-// it is the published one unless noVerify; an unknown name is a usage error.
-func loadDataset(name, dir string, noVerify bool) (*data.Dataset, error) {
-	ds, err := training.LoadDataset(training.Source{Dataset: name, DataDir: dir, NoVerify: noVerify})
+// it is the published one unless noVerify, or a table of molecules read as csv says; an unknown
+// name is a usage error.
+func loadDataset(name, dir string, noVerify bool, csv *data.CSVOptions) (*data.Dataset, error) {
+	ds, err := training.LoadDataset(training.Source{Dataset: name, DataDir: dir, NoVerify: noVerify, CSV: csv})
 	if errors.As(err, new(*training.UnknownDatasetError)) {
 		return nil, usageError{err.Error()}
 	}
@@ -41,7 +42,13 @@ func preprocessCmd(args []string, io stdio) error {
 	workers := fs.Int("workers", 0, "goroutines (0: one per CPU)")
 	var noVerify bool
 	registerNoVerify(fs, &noVerify)
+	var csv csvFlags
+	csv.register(fs)
 	if err := parse(fs, args, io); err != nil {
+		return err
+	}
+	csvOpt, err := csv.options(*dataset, 0)
+	if err != nil {
 		return err
 	}
 	if *out == "" {
@@ -51,11 +58,11 @@ func preprocessCmd(args []string, io stdio) error {
 	if err := opt.Validate(); err != nil {
 		return usageError{err.Error()}
 	}
-	ds, err := loadDataset(*dataset, *dataDir, noVerify)
+	ds, err := loadDataset(*dataset, *dataDir, noVerify, csvOpt)
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(*out, preprocess.CacheName(ds.Name, opt))
+	path := filepath.Join(*out, preprocess.CacheName(training.CacheStem(ds.Name), opt))
 	bar := progressbar.NewOptions(len(ds.Graphs),
 		progressbar.OptionSetWriter(io.err),
 		progressbar.OptionSetDescription("preprocess "+ds.Name),

@@ -84,7 +84,7 @@ func LoadTask(src Source, cfg model.Config, cacheDir string, log io.Writer) (*Ta
 	if strings.HasPrefix(src.Dataset, Synthetic) || cacheDir == "" {
 		items, err = preprocess.Dataset(ds.Graphs, opt, 0, nil)
 	} else {
-		path := filepath.Join(cacheDir, preprocess.CacheName(cacheName(ds.Name), opt))
+		path := filepath.Join(cacheDir, preprocess.CacheName(CacheStem(ds.Name), opt))
 		var fresh bool
 		items, fresh, err = preprocess.Cached(path, ds.Graphs, opt, 0, nil)
 		if err == nil && fresh && log != nil {
@@ -111,10 +111,10 @@ func LoadTask(src Source, cfg model.Config, cacheDir string, log io.Writer) (*Ta
 	return task, nil
 }
 
-// cacheName is the name a dataset's preprocessing cache goes by: its name, or for a table of
-// molecules "csv-" and the file's base name (the cache's fingerprint of the graphs tells two
-// tables of the same name apart).
-func cacheName(dataset string) string {
+// CacheStem is the name a dataset's preprocessing cache goes by (preprocess.CacheName): its
+// name, or for a table of molecules "csv-" and the file's base name (the cache's fingerprint of
+// the graphs tells two tables of the same name apart).
+func CacheStem(dataset string) string {
 	if file, ok := strings.CutPrefix(dataset, CSVPrefix); ok {
 		return "csv-" + strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 	}
