@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/sgformer/sgformer/data"
 	"github.com/sgformer/sgformer/internal/memory"
 	"github.com/sgformer/sgformer/sgformer/preprocess"
+	"github.com/sgformer/sgformer/sgformer/product"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
@@ -74,7 +76,9 @@ func preprocessCmd(args []string, io stdio) error {
 		progressbar.OptionOnCompletion(func() { fmt.Fprintln(io.err) }),
 	)
 	start := time.Now()
-	items, fresh, err := preprocess.Cached(path, ds.Graphs, opt, *workers, func(done int) { bar.Set(done) })
+	// The cache is written as it is computed, without the product graphs (which training
+	// rebuilds): a few graphs at a time are in memory, not the whole dataset's.
+	fresh, err := preprocess.Write(path, ds.Graphs, opt, *workers, func(done int) { bar.Set(done) })
 	if _, ok := errors.AsType[*memory.Error](err); ok {
 		return fmt.Errorf("%s: %w", ds.Name, err)
 	}
@@ -82,11 +86,19 @@ func preprocessCmd(args []string, io stdio) error {
 		return err
 	}
 	nodes := 0
-	for _, it := range items {
-		nodes += it.Product.NumNodes()
+	for _, g := range ds.Graphs {
+		n, err := product.NumNodes(g.N(), opt.K())
+		if err != nil {
+			return err
+		}
+		nodes += n
+	}
+	size := int64(0)
+	if fi, err := os.Stat(path); err == nil {
+		size = fi.Size()
 	}
 	return writeJSON(io.out, map[string]any{
-		"dataset": ds.Name, "graphs": len(items), "product_nodes": nodes, "pe_k": opt.PEK, "pe_mode": opt.PEMode,
-		"cache": path, "recomputed": fresh, "seconds": time.Since(start).Seconds(),
+		"dataset": ds.Name, "graphs": len(ds.Graphs), "product_nodes": nodes, "pe_k": opt.PEK, "pe_mode": opt.PEMode,
+		"cache": path, "cache_bytes": size, "recomputed": fresh, "seconds": time.Since(start).Seconds(),
 	})
 }
