@@ -3,6 +3,7 @@ package data
 import (
 	"archive/zip"
 	"context"
+	"crypto/md5"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"maps"
 	"net/http"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -49,7 +51,7 @@ func (s Source) Download(ctx context.Context, dir string, client *http.Client, p
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		return err
 	}
-	archive := filepath.Join(work, filepath.Base(strings.SplitN(s.URL, "?", 2)[0]))
+	archive := filepath.Join(work, s.archiveName())
 	staging := filepath.Join(work, "staging")
 	defer func() {
 		if err != nil {
@@ -59,16 +61,28 @@ func (s Source) Download(ctx context.Context, dir string, client *http.Client, p
 	if err := fetch(ctx, client, s.URL, archive, progress); err != nil {
 		return fmt.Errorf("data: downloading %s: %w\n%s", s.Name, err, s.offline(dir))
 	}
+	if err := s.checkMD5(archive); err != nil {
+		os.Remove(archive) // not the published file: not to be reused
+		return fmt.Errorf("data: %s from %s: %w", s.Name, s.URL, err)
+	}
 	if err := os.RemoveAll(staging); err != nil {
 		return err
 	}
-	if err := unpack(archive, s.Prefix, staging); err != nil {
-		os.Remove(archive) // not a zip of the expected layout: not to be reused
-		return fmt.Errorf("data: %s: %w", archive, err)
+	if s.zipped() {
+		if err := unpack(archive, s.Prefix, staging); err != nil {
+			os.Remove(archive) // not a zip of the expected layout: not to be reused
+			return fmt.Errorf("data: %s: %w", archive, err)
+		}
+	} else if err := copyFile(archive, filepath.Join(staging, s.archiveName())); err != nil {
+		return err
 	}
 	for _, name := range slices.Sorted(maps.Keys(s.Extra)) {
-		if err := fetch(ctx, client, s.Extra[name], filepath.Join(staging, name), progress); err != nil {
+		path := filepath.Join(staging, name)
+		if err := fetch(ctx, client, s.Extra[name], path, progress); err != nil {
 			return fmt.Errorf("data: downloading %s: %w\n%s", s.Name, err, s.offline(dir))
+		}
+		if err := s.checkMD5(path); err != nil {
+			return fmt.Errorf("data: %s from %s: %w", s.Name, s.Extra[name], err)
 		}
 	}
 	if s.convert != nil {
@@ -94,6 +108,56 @@ func (s Source) Download(ctx context.Context, dir string, client *http.Client, p
 		}
 	}
 	return os.RemoveAll(work)
+}
+
+// archiveName is the name of the file s.URL fetches: its last path element, without a query.
+func (s Source) archiveName() string {
+	return path.Base(strings.SplitN(s.URL, "?", 2)[0])
+}
+
+// zipped reports whether s.URL is a zip archive to unpack, rather than a file of the dataset.
+func (s Source) zipped() bool { return strings.HasSuffix(s.archiveName(), ".zip") }
+
+// checkMD5 checks the file at path against the MD5 sum s.MD5 publishes for its name, if any.
+func (s Source) checkMD5(path string) error {
+	want, ok := s.MD5[filepath.Base(path)]
+	if !ok {
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	h := md5.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return err
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != want {
+		return fmt.Errorf("%s: MD5 %s, want %s (the sum its publishers give)", filepath.Base(path), got, want)
+	}
+	return nil
+}
+
+// copyFile copies the file src to dst, creating dst's directory.
+func copyFile(src, dst string) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 // missingDirs returns path and those of its ancestors that do not exist, deepest first: what

@@ -2,6 +2,7 @@ package data
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -138,6 +139,46 @@ func FuzzOGB(f *testing.F) {
 		checkAllocated(t, before, len(data), 2000)
 		if err != nil && !strings.Contains(err.Error(), dir) {
 			t.Fatalf("error %q names no file", err)
+		}
+	})
+}
+
+// FuzzMoleculeCSV: a table of molecules and a split file, the split chosen by the input's first
+// byte (random, scaffold or the file): MoleculeCSV neither panics nor hangs, errors name a
+// file, and a table it reads has a graph and a row of labels per molecule, each label a 0/1
+// class label or missing.
+func FuzzMoleculeCSV(f *testing.F) {
+	table, err := os.ReadFile("testdata/molecules/small.csv")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for mode := range byte(3) {
+		f.Add(append([]byte{mode}, joinParts(string(table), `{"train": [0, 1], "val": [2], "test": [3]}`)...))
+	}
+	f.Add(append([]byte{2}, joinParts("smiles,y\nCCO,1\n[Na+].[Cl-],\nC1CC,0\n\"c1ccccc1\nO\",1\n", `{"train": [0], "valid": [1], "test": [1]}`)...))
+	f.Add(append([]byte{1}, joinParts("\ufeffsmiles,y\r\nC(C)(C)(C)(C)C,0\r\n,1\r\n", "")...))
+	defer memory.SetLimit(16 << 20)()
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 {
+			return
+		}
+		writeParts(t, dir, data[1:], []string{"table.csv", "split.json"})
+		split := []string{SplitRandom, SplitScaffold, filepath.Join(dir, "split.json")}[int(data[0])%3]
+		ds, err := MoleculeCSV(filepath.Join(dir, "table.csv"), CSVOptions{SMILESColumn: "smiles", LabelColumns: []string{"y"}, Task: Classification, Split: split})
+		if err != nil {
+			if !strings.Contains(err.Error(), dir) {
+				t.Fatalf("error %q names no file", err)
+			}
+			return
+		}
+		if len(ds.Labels) != len(ds.Graphs) {
+			t.Fatalf("%d labels for %d graphs", len(ds.Labels), len(ds.Graphs))
+		}
+		for i, y := range ds.Labels {
+			if y != 0 && y != 1 && !math.IsNaN(y) {
+				t.Fatalf("label %d is %v", i, y)
+			}
 		}
 	})
 }

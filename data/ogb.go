@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/sgformer/sgformer/data/smiles"
+	"github.com/sgformer/sgformer/internal/csvfile"
 	"github.com/sgformer/sgformer/sgformer/graph"
 )
 
@@ -15,10 +18,11 @@ import (
 // 9 atom features (atomic number, chirality, degree, formal charge, number of Hs, radical
 // electrons, hybridisation, aromatic, in ring) and the 3 bond features (type, stereo,
 // conjugated). A model embeds each with its own table and sums them, as OGB's AtomEncoder and
-// BondEncoder do.
+// BondEncoder do. They are copies of smiles.AtomFeatureDims and smiles.BondFeatureDims, the
+// featuriser's, as slices (a dataset's vocabularies).
 var (
-	AtomFeatureDims = []int{119, 5, 12, 12, 10, 6, 6, 2, 2}
-	BondFeatureDims = []int{5, 6, 2}
+	AtomFeatureDims = slices.Clone(smiles.AtomFeatureDims[:])
+	BondFeatureDims = slices.Clone(smiles.BondFeatureDims[:])
 )
 
 // OGB file names inside a dataset directory, as in OGB's download (each gzip-compressed;
@@ -42,7 +46,10 @@ const (
 // add up to, a label line per graph, edges between existing nodes, split indices of listed
 // graphs. Lines cut off at the end of every file alike can still read as valid data; Load
 // also checks the copy against the published dataset.
-func OGB(name, dir string) (*Dataset, error) {
+func OGB(name, dir string) (*Dataset, error) { return readOGB(name, dir, ogbSplitDir) }
+
+// readOGB reads OGB's raw layout from dir with the split in the folder splitDir.
+func readOGB(name, dir, splitDir string) (*Dataset, error) {
 	csv := func(file, header string, width int) (*table, error) {
 		return readTable(filepath.Join(dir, file), header, width, func(s string) []string {
 			return strings.Split(strings.TrimSpace(s), ",")
@@ -151,9 +158,11 @@ func OGB(name, dir string) (*Dataset, error) {
 		}
 	}
 
+	ds.LabelNames = ogbTaskNames(dir, ds.Tasks)
+
 	parts := make([][]int, 3)
 	for i, part := range []string{"train", "valid", "test"} {
-		t, err := csv(filepath.Join(ogbSplitDir, part+".csv"), "graph index", 1)
+		t, err := csv(filepath.Join(splitDir, part+".csv"), "graph index", 1)
 		if err != nil {
 			return nil, err
 		}
@@ -166,10 +175,30 @@ func OGB(name, dir string) (*Dataset, error) {
 		}
 	}
 	ds.Split = Split{Train: parts[0], Valid: parts[1], Test: parts[2]}
-	if err := ds.Split.check(filepath.Join(dir, ogbSplitDir), graphs, filepath.Base(numNodes.name)); err != nil {
+	if err := ds.Split.check(filepath.Join(dir, splitDir), graphs, filepath.Base(numNodes.name)); err != nil {
 		return nil, err
 	}
 	return ds, nil
+}
+
+// ogbTaskNames returns the names of the tasks from the header of OGB's mapping/mol.csv.gz
+// (every column but smiles and mol_id), nil when the file is absent or names another number.
+func ogbTaskNames(dir string, tasks int) []string {
+	r, err := csvfile.Open(filepath.Join(dir, "mapping", "mol.csv.gz"))
+	if err != nil {
+		return nil
+	}
+	defer r.Close()
+	var names []string
+	for _, h := range r.Header {
+		if h != "smiles" && h != "mol_id" {
+			names = append(names, h)
+		}
+	}
+	if len(names) != tasks {
+		return nil
+	}
+	return names
 }
 
 // count parses a non-negative count.

@@ -48,6 +48,9 @@ func TestOGBReal(t *testing.T) {
 			if len(ds.Split.Train) != tc.train || len(ds.Split.Valid) != tc.valid || len(ds.Split.Test) != tc.test {
 				t.Errorf("split %d/%d/%d, want %d/%d/%d", len(ds.Split.Train), len(ds.Split.Valid), len(ds.Split.Test), tc.train, tc.valid, tc.test)
 			}
+			if names := map[string]string{"ogbg-molesol": "measured log solubility in mols per litre", "ogbg-molbace": "Class", "ogbg-molhiv": "HIV_active"}; !slices.Equal(ds.LabelNames, []string{names[tc.name]}) {
+				t.Errorf("task names %q, want those of mapping/mol.csv.gz", ds.LabelNames)
+			}
 			if ds.Tasks != 1 || len(ds.Labels) != tc.labels || !slices.Equal(ds.NodeVocab, data.AtomFeatureDims) || !slices.Equal(ds.EdgeVocab, data.BondFeatureDims) {
 				t.Errorf("%d tasks, %d labels, vocabularies %v %v", ds.Tasks, len(ds.Labels), ds.NodeVocab, ds.EdgeVocab)
 			}

@@ -16,13 +16,17 @@ type Source struct {
 	// Name is the dataset's name (e.g. "ogbg-molesol"); Folder the directory name the project
 	// looks for under a data root (e.g. "ogbg_molesol", as in shared/data).
 	Name, Folder string
-	// URL is the canonical archive (a zip); Prefix the folder inside it that holds the files.
+	// URL is the canonical archive (a zip), or the dataset's one file (any other name, e.g.
+	// LRGB's CSV); Prefix the folder inside a zip that holds the files.
 	URL, Prefix string
 	// Files lists the files read, relative to the data directory, with their SHA-256 ("" when
 	// Digest checks them), which Download checks.
 	Files map[string]string
 	// Extra lists further files to fetch as they are, beside the archive's: name → URL.
 	Extra map[string]string
+	// MD5 holds the MD5 sums the dataset's authors publish for the files fetched (by the name
+	// of the archive, or of a file of Extra), checked as soon as each is fetched.
+	MD5 map[string]string
 	// Digest is the Dataset.Digest of the published dataset, pinned from the shared copies:
 	// Load checks every copy it reads against it (unless told not to), and Download checks the
 	// files against it where Files has no sums.
@@ -38,6 +42,32 @@ type Source struct {
 // zincURL is benchmarking-gnns' molecules.zip, the pickles of ZINC-full, from which PyG builds
 // ZINC and ZINC-full.
 const zincURL = "https://www.dropbox.com/s/feo9qle74kg48gy/molecules.zip?dl=1"
+
+// LRGB's downloads of the Peptides datasets and the MD5 sums its loaders check
+// (graphgps/loader/dataset/peptides_functional.py and peptides_structural.py, in
+// vijaydwivedi75/lrgb and rampasek/GraphGPS): each dataset's CSV, and its split as a pickle
+// (both splits have the same MD5: the same split).
+const (
+	lrgbFuncURL        = "https://www.dropbox.com/s/ol2v01usvaxbsr8/peptide_multi_class_dataset.csv.gz?dl=1"
+	lrgbFuncMD5        = "701eb743e899f4d793f0e13c8fa5a1b4"
+	lrgbFuncSplitURL   = "https://www.dropbox.com/s/j4zcnx2eipuo0xz/splits_random_stratified_peptide.pickle?dl=1"
+	lrgbStructURL      = "https://www.dropbox.com/s/464u3303eu2u4zp/peptide_structure_dataset.csv.gz?dl=1"
+	lrgbStructMD5      = "9786061a34298a0684150f2e4ff13f47"
+	lrgbStructSplitURL = "https://www.dropbox.com/s/9dfifzft1hqgow6/splits_random_stratified_peptide_structure.pickle?dl=1"
+	lrgbSplitMD5       = "5a0114bdadc80b94fc7ae974f13ef061"
+)
+
+// peptides is the source of one of LRGB's Peptides datasets: its CSV and its split pickle,
+// fetched as LRGB's loader fetches them and checked against the MD5 sums it publishes.
+func peptides(name, folder, csvURL, csvName, csvMD5, splitURL, splitBase string, read func(string) (*Dataset, error)) Source {
+	return Source{
+		Name: name, Folder: folder, URL: csvURL,
+		Files: map[string]string{csvName: "", splitBase + ".pickle": ""},
+		Extra: map[string]string{splitBase + ".pickle": splitURL},
+		MD5:   map[string]string{csvName: csvMD5, splitBase + ".pickle": lrgbSplitMD5},
+		read:  read,
+	}
+}
 
 // ogb is the source of an OGB molecule dataset: OGB's own zip, whose files are checked
 // against the SHA-256 sums of the copies in shared/data (OGB publishes none).
@@ -114,6 +144,20 @@ var Sources = []Source{
 		"split/scaffold/test.csv.gz":  "27485729d83edd6f47eb3b8daff69fdb32c9df6b36b17204ef87f8dc1a30eab1",
 		"mapping/mol.csv.gz":          "306c4ad8d54fc6cd40c71da4d0561fdcc73e1188662e6992bae0dda8f65bf6d0",
 	}),
+	// Peptides-func: its content digest pinned from shared/data/peptides_func (whose CSV has
+	// LRGB's MD5; its split is the pickle's, as JSON).
+	func() Source {
+		s := peptides("peptides-func", "peptides_func", lrgbFuncURL, peptidesFuncCSV, lrgbFuncMD5, lrgbFuncSplitURL, peptidesFuncSplit, PeptidesFunc)
+		s.Digest = "ee7c666ee02be31d3ab8afb96cbde0218b6582de8bea09f238ae6c7dcf962ba3"
+		return s
+	}(),
+	// Peptides-struct: no copy was at hand to pin a digest; the download is checked by LRGB's
+	// MD5 sums, and the split by its published sizes.
+	func() Source {
+		s := peptides("peptides-struct", "peptides_struct", lrgbStructURL, peptidesStructCSV, lrgbStructMD5, lrgbStructSplitURL, peptidesStructSplit, PeptidesStruct)
+		s.Sizes = [3]int{10873, 2331, 2331}
+		return s
+	}(),
 }
 
 // SourceOf returns the source of the dataset name.
@@ -266,6 +310,18 @@ func (s Source) missing(dir string) string {
 
 // offline explains how to put the source's files in dir by hand.
 func (s Source) offline(dir string) string {
+	if !s.zipped() {
+		fetches := []string{fmt.Sprintf("%s (as %s)", s.URL, s.archiveName())}
+		for _, name := range slices.Sorted(maps.Keys(s.Extra)) {
+			fetches = append(fetches, fmt.Sprintf("%s (as %s)", s.Extra[name], name))
+		}
+		var sums []string
+		for _, name := range slices.Sorted(maps.Keys(s.MD5)) {
+			sums = append(sums, fmt.Sprintf("%s  %s", s.MD5[name], name))
+		}
+		return fmt.Sprintf("Offline, fetch %s on another machine and put the files into %s; their MD5 sums must be:\n  %s",
+			strings.Join(fetches, " and "), dir, strings.Join(sums, "\n  "))
+	}
 	if s.convert != nil {
 		extra := slices.Sorted(maps.Keys(s.Extra))
 		for i, name := range extra {

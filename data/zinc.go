@@ -28,6 +28,9 @@ type Dataset struct {
 	// values, NaN where a label is missing.
 	Tasks  int
 	Labels []float64
+	// LabelNames, where the dataset names its tasks, holds a name per task (e.g. Peptides-func's
+	// classes, a CSV's label columns); nil otherwise.
+	LabelNames []string
 	// Split holds the standard train / validation / test graph indices.
 	Split Split
 	// NodeVocab and EdgeVocab give, for each integer feature column, the number of categories

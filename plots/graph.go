@@ -16,12 +16,22 @@ import (
 	"github.com/sgformer/sgformer/sgformer/pe"
 )
 
+// A GraphOption adjusts a drawing of Graph or ProductGraph.
+type GraphOption func(*drawing)
+
+// NodeLabels writes labels[v] in the disc of node v, e.g. the element of each atom of a
+// molecule; there must be one label per node drawn (an empty one leaves its disc blank).
+func NodeLabels(labels []string) GraphOption {
+	return func(d *drawing) { d.labels = labels }
+}
+
 // Graph draws g with node v coloured by values[v] on a diverging blue–grey–red scale (grey
 // at zero when the values have both signs), with a colour bar, and its edges as lines. The
 // layout is deterministic: stress majorization on shortest-path distances (Kamada–Kawai's
 // objective), which draws molecules much as chemists do. A caption under the drawing gives
-// the numbers of nodes and edges. values must hold one finite number per node.
-func Graph(g *graph.Graph, values []float64, title string) (*Figure, error) {
+// the numbers of nodes and edges. values must hold one finite number per node. Options add
+// node labels (NodeLabels).
+func Graph(g *graph.Graph, values []float64, title string, options ...GraphOption) (*Figure, error) {
 	if err := checkGraphValues(g, values, 1); err != nil {
 		return nil, err
 	}
@@ -31,15 +41,30 @@ func Graph(g *graph.Graph, values []float64, title string) (*Figure, error) {
 	}
 	d := &drawing{pos: pos, values: values, cmap: nodeMap(values), maxRadius: vg.Points(9)}
 	d.layers = []edgeLayer{{edges: g.Edges(), style: draw.LineStyle{Color: color.Gray{Y: 0x40}, Width: vg.Points(1.4)}}}
+	if err := d.apply(options); err != nil {
+		return nil, err
+	}
 	return d.figure(title, fmt.Sprintf("n = %d, |E| = %d", g.N(), g.NumEdges())), nil
 }
 
+// apply applies the options and checks what they set.
+func (d *drawing) apply(options []GraphOption) error {
+	for _, o := range options {
+		o(d)
+	}
+	if d.labels != nil && len(d.labels) != len(d.pos) {
+		return fmt.Errorf("plots: %d node labels for %d nodes", len(d.labels), len(d.pos))
+	}
+	return nil
+}
+
 // ProductGraph draws the product graph G□G of g, product node (s, v) coloured by
-// values[s·n + v] on the scale of Graph, with a colour bar. The subgraph rooted at s is drawn
+// values[s·n + v] on the scale of Graph, with a colour bar (and options as Graph's, with n²
+// labels). The subgraph rooted at s is drawn
 // as a small copy of G's layout placed at s's position in it, so that internal edges
 // (s, v)–(s, w) lie inside a copy (dark) and external edges (s, v)–(t, v) join the copies of
 // neighbouring roots (light). values must hold n² finite numbers.
-func ProductGraph(g *graph.Graph, values []float64, title string) (*Figure, error) {
+func ProductGraph(g *graph.Graph, values []float64, title string, options ...GraphOption) (*Figure, error) {
 	if err := checkGraphValues(g, values, 2); err != nil {
 		return nil, err
 	}
@@ -59,6 +84,9 @@ func ProductGraph(g *graph.Graph, values []float64, title string) (*Figure, erro
 	d.layers = []edgeLayer{
 		{edges: external, style: draw.LineStyle{Color: color.Gray{Y: 0xB8}, Width: vg.Points(0.5)}},
 		{edges: internal, style: draw.LineStyle{Color: color.Gray{Y: 0x30}, Width: vg.Points(0.9)}},
+	}
+	if err := d.apply(options); err != nil {
+		return nil, err
 	}
 	return d.figure(title, "dark: internal edges (s, v)–(s, w);  light: external edges (s, v)–(t, v)"), nil
 }
@@ -151,6 +179,7 @@ type drawing struct {
 	pos       [][2]float64
 	layers    []edgeLayer
 	values    []float64
+	labels    []string // one per node, or none
 	cmap      palette.ColorMap
 	maxRadius vg.Length
 }
@@ -225,5 +254,12 @@ func (d *drawing) Plot(c draw.Canvas, _ *plot.Plot) {
 		c.Fill(disc)
 		c.SetLineStyle(outline)
 		c.Stroke(disc)
+		if d.labels != nil && d.labels[i] != "" {
+			style := textStyle(min(1.1*radius, vg.Points(10)), draw.XCenter, draw.YCenter)
+			if r, g, b, _ := col.RGBA(); 299*r+587*g+114*b < 1000*0x8000 { // white on dark discs
+				style.Color = color.White
+			}
+			c.FillText(style, at(i), d.labels[i])
+		}
 	}
 }

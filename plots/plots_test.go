@@ -149,6 +149,9 @@ func TestFiguresRender(t *testing.T) {
 		{"eigenvector figure", func() (*plots.Figure, error) { return plots.EigenvectorFigure(g) }, []string{"G: v₁", "G□G: v₁(s)·v₁(v)"}},
 		{"curves one epoch", func() (*plots.Figure, error) { return plots.Curves(records()[:1], "mae") }, []string{"best epoch 1"}},
 		{"graph one node", func() (*plots.Figure, error) { return plots.Graph(newGraph(t, 1), []float64{0.5}, "a node") }, []string{"a node", "n = 1, |E| = 0"}},
+		{"graph labelled", func() (*plots.Figure, error) {
+			return plots.Graph(g, nodeValues, "atoms", plots.NodeLabels([]string{"C", "N", "O", "Cl", "", "S", "C", "Na"}))
+		}, []string{"atoms", ">Cl<", ">Na<", ">N<"}},
 		{"graph disconnected", func() (*plots.Figure, error) {
 			return plots.EigenvectorFigure(newGraph(t, 5, graph.Edge{0, 1}, graph.Edge{1, 2}, graph.Edge{3, 4}))
 		}, []string{"λ₁ = "}},
@@ -366,6 +369,12 @@ func TestBadInput(t *testing.T) {
 			v := make([]float64, 8)
 			v[3] = nan
 			return plots.Graph(g, v, "")
+		}},
+		{"graph labels length", "2 node labels for 8 nodes", func() (any, error) {
+			return plots.Graph(g, make([]float64, 8), "", plots.NodeLabels([]string{"C", "N"}))
+		}},
+		{"product graph labels length", "8 node labels for 64 nodes", func() (any, error) {
+			return plots.ProductGraph(g, make([]float64, 64), "", plots.NodeLabels(make([]string, 8)))
 		}},
 		{"product graph values length", "8 node values for 64 nodes", func() (any, error) { return plots.ProductGraph(g, make([]float64, 8), "") }},
 		{"eigenvector one node", "at least two nodes", func() (any, error) { return plots.EigenvectorFigure(one) }},

@@ -31,7 +31,7 @@ func ablateCmd(args []string, io stdio) error {
 	seeds := fs.String("seeds", "0,1,2", "comma-separated seeds")
 	backendName := fs.String("backend", "", `GoMLX backend: "go", "xla:cpu", "xla:cuda" (default $GOMLX_BACKEND, else go)`)
 	limit := fs.Duration("time-limit", 0, "stop at the first epoch boundary after which another epoch would end later than this time from now (e.g. 9m), to continue with the same command; 0: none")
-	dataset := peekFlag(args, "dataset", "synthetic")
+	dataset := recipeDataset(args)
 	var h hyperFlags
 	// The grid sets the PE size, sampling ratio and seed of each cell.
 	h.register(fs, recipeContext(args, io.err), model.ParamPEK, training.ParamSamplingRatio, training.ParamSeed)

@@ -8,7 +8,7 @@ import (
 // An unknown dataset is a usage error that lists every dataset the command accepts, the
 // built-in synthetic ones included, from one list.
 func TestUnknownDataset(t *testing.T) {
-	all := "(available: synthetic, synthetic-4cycles, zinc12k, zinc-full, ogbg-molesol, ogbg-molbace, ogbg-molhiv)"
+	all := "(available: synthetic, synthetic-4cycles, zinc12k, zinc-full, ogbg-molesol, ogbg-molbace, ogbg-molhiv, peptides-func, peptides-struct, or csv:FILE for a table of molecules)"
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -17,7 +17,7 @@ func TestUnknownDataset(t *testing.T) {
 		{[]string{"compare", "--dataset", "qm9", "--out", t.TempDir()}, all},
 		{[]string{"ablate", "--dataset", "qm9", "--out", t.TempDir()}, all},
 		{[]string{"preprocess", "--dataset", "qm9", "--out", t.TempDir()}, all},
-		{[]string{"download", "--dataset", "qm9"}, "(available: zinc12k, zinc-full, ogbg-molesol, ogbg-molbace, ogbg-molhiv; synthetic and synthetic-4cycles are built in)"},
+		{[]string{"download", "--dataset", "qm9"}, "(available: zinc12k, zinc-full, ogbg-molesol, ogbg-molbace, ogbg-molhiv, peptides-func, peptides-struct; synthetic and synthetic-4cycles are built in)"},
 	} {
 		code, _, stderr := runCLI(t, "", tc.args...)
 		if code != 2 || !strings.Contains(stderr, `unknown dataset "qm9" `+tc.want) {
@@ -25,7 +25,7 @@ func TestUnknownDataset(t *testing.T) {
 		}
 	}
 	for _, cmd := range []string{"train", "preprocess", "download"} {
-		if _, _, stderr := runCLI(t, "", cmd, "-h"); !strings.Contains(stderr, "ogbg-molhiv") || (cmd != "download" && !strings.Contains(stderr, "synthetic-4cycles")) {
+		if _, _, stderr := runCLI(t, "", cmd, "-h"); !strings.Contains(stderr, "peptides-struct") || (cmd != "download" && (!strings.Contains(stderr, "synthetic-4cycles") || !strings.Contains(stderr, "csv:FILE"))) {
 			t.Errorf("sgformer %s -h does not list the datasets: %s", cmd, stderr)
 		}
 	}

@@ -1,5 +1,6 @@
 // Command sgformer is the command line of the Go implementation of Subgraphormer.
 //
+//	sgformer molecule   --smiles SMILES              a molecule's graph (OGB's features), as JSON
 //	sgformer product    --graph FILE                 product-graph connectivities and node marks, as JSON
 //	sgformer pe         --graph FILE --k K           product-graph positional encoding, as JSON
 //	sgformer download   --dataset D [--data-dir DIR] fetch a dataset (ZINC-12k, OGB) with checksums and resume
@@ -7,7 +8,9 @@
 //	                                                 preprocess a dataset into a cache, with progress
 //	sgformer train      --dataset D [--data-dir DIR] --out RUN [--resume] [hyperparameters]
 //	sgformer eval       --run RUN                    validation and test metric of the best epoch
-//	sgformer predict    --run RUN --graph FILE       {"prediction": [...]} for one graph
+//	sgformer predict    --run RUN --graph FILE       {"prediction": [...]} for one graph (or --smiles SMILES)
+//	sgformer predict    --run RUN --input FILE.csv [--smiles-column C] [--output FILE] [--format csv|jsonl]
+//	                                                 predictions for a table of molecules
 //	sgformer compare    --dataset D --out DIR        train several models, print a comparison table
 //	sgformer ablate     --dataset D --ratios 1,0.5 --pe-k 0,8 --seeds 0,1,2 --out DIR
 //	                                                 train the grid (resumable), then render its table
@@ -44,13 +47,14 @@ type stdio struct {
 }
 
 var commands = []command{
+	{"molecule", "print a molecule's graph (from SMILES, OGB's features) as JSON", moleculeCmd},
 	{"product", "print the product graph's connectivities and node marks of a graph as JSON", productCmd},
 	{"pe", "print the product-graph positional encoding of a graph as JSON", peCmd},
 	{"download", "download a dataset from its canonical source, with checksums and resume", downloadCmd},
 	{"preprocess", "preprocess a dataset (product graphs, node marks, PE) into a cache", preprocessCmd},
 	{"train", "train a model (Subgraphormer, GNN-SSWL+ or GIN), resumable, with metrics.jsonl and checkpoints", trainCmd},
 	{"eval", "evaluate a trained run's best checkpoint on the validation and test splits", evalCmd},
-	{"predict", "predict the targets of a graph with a trained run", predictCmd},
+	{"predict", "predict the targets of a graph, a SMILES or a CSV table of molecules with a trained run", predictCmd},
 	{"compare", "train several models on the same data and print a comparison table", compareCmd},
 	{"ablate", "train a grid of sampling ratios × PE sizes × seeds (resumable; skips finished cells)", ablateCmd},
 	{"table", "render the runs under a directory as the paper's tables (mean ± std over seeds)", tableCmd},

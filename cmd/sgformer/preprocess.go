@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -12,13 +13,15 @@ import (
 	"github.com/sgformer/sgformer/data"
 	"github.com/sgformer/sgformer/internal/memory"
 	"github.com/sgformer/sgformer/sgformer/preprocess"
+	"github.com/sgformer/sgformer/sgformer/product"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
 // loadDataset reads a dataset by name from dir (its default directory if empty), checking that
-// it is the published one unless noVerify; an unknown name is a usage error.
-func loadDataset(name, dir string, noVerify bool) (*data.Dataset, error) {
-	ds, err := training.LoadDataset(training.Source{Dataset: name, DataDir: dir, NoVerify: noVerify})
+// it is the published one unless noVerify, or a table of molecules read as csv says; an unknown
+// name is a usage error.
+func loadDataset(name, dir string, noVerify bool, csv *data.CSVOptions) (*data.Dataset, error) {
+	ds, err := training.LoadDataset(training.Source{Dataset: name, DataDir: dir, NoVerify: noVerify, CSV: csv})
 	if errors.As(err, new(*training.UnknownDatasetError)) {
 		return nil, usageError{err.Error()}
 	}
@@ -41,7 +44,13 @@ func preprocessCmd(args []string, io stdio) error {
 	workers := fs.Int("workers", 0, "goroutines (0: one per CPU)")
 	var noVerify bool
 	registerNoVerify(fs, &noVerify)
+	var csv csvFlags
+	csv.register(fs)
 	if err := parse(fs, args, io); err != nil {
+		return err
+	}
+	csvOpt, err := csv.options(*dataset, 0)
+	if err != nil {
 		return err
 	}
 	if *out == "" {
@@ -51,11 +60,11 @@ func preprocessCmd(args []string, io stdio) error {
 	if err := opt.Validate(); err != nil {
 		return usageError{err.Error()}
 	}
-	ds, err := loadDataset(*dataset, *dataDir, noVerify)
+	ds, err := loadDataset(*dataset, *dataDir, noVerify, csvOpt)
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(*out, preprocess.CacheName(ds.Name, opt))
+	path := filepath.Join(*out, preprocess.CacheName(training.CacheStem(ds.Name), opt))
 	bar := progressbar.NewOptions(len(ds.Graphs),
 		progressbar.OptionSetWriter(io.err),
 		progressbar.OptionSetDescription("preprocess "+ds.Name),
@@ -67,7 +76,9 @@ func preprocessCmd(args []string, io stdio) error {
 		progressbar.OptionOnCompletion(func() { fmt.Fprintln(io.err) }),
 	)
 	start := time.Now()
-	items, fresh, err := preprocess.Cached(path, ds.Graphs, opt, *workers, func(done int) { bar.Set(done) })
+	// The cache is written as it is computed, without the product graphs (which training
+	// rebuilds): a few graphs at a time are in memory, not the whole dataset's.
+	fresh, err := preprocess.Write(path, ds.Graphs, opt, *workers, func(done int) { bar.Set(done) })
 	if _, ok := errors.AsType[*memory.Error](err); ok {
 		return fmt.Errorf("%s: %w", ds.Name, err)
 	}
@@ -75,11 +86,19 @@ func preprocessCmd(args []string, io stdio) error {
 		return err
 	}
 	nodes := 0
-	for _, it := range items {
-		nodes += it.Product.NumNodes()
+	for _, g := range ds.Graphs {
+		n, err := product.NumNodes(g.N(), opt.K())
+		if err != nil {
+			return err
+		}
+		nodes += n
+	}
+	size := int64(0)
+	if fi, err := os.Stat(path); err == nil {
+		size = fi.Size()
 	}
 	return writeJSON(io.out, map[string]any{
-		"dataset": ds.Name, "graphs": len(items), "product_nodes": nodes, "pe_k": opt.PEK, "pe_mode": opt.PEMode,
-		"cache": path, "recomputed": fresh, "seconds": time.Since(start).Seconds(),
+		"dataset": ds.Name, "graphs": len(ds.Graphs), "product_nodes": nodes, "pe_k": opt.PEK, "pe_mode": opt.PEMode,
+		"cache": path, "cache_bytes": size, "recomputed": fresh, "seconds": time.Since(start).Seconds(),
 	})
 }

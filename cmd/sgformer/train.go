@@ -18,6 +18,7 @@ import (
 	"github.com/gomlx/gomlx/pkg/ml/context"
 	"github.com/gomlx/gomlx/ui/commandline"
 
+	"github.com/sgformer/sgformer/data"
 	"github.com/sgformer/sgformer/sgformer/backend"
 	"github.com/sgformer/sgformer/sgformer/metrics"
 	"github.com/sgformer/sgformer/sgformer/model"
@@ -29,6 +30,7 @@ import (
 type dataFlags struct {
 	training.Source
 	CacheDir string
+	csv      csvFlags
 }
 
 func (d *dataFlags) register(fs *flag.FlagSet) {
@@ -39,6 +41,7 @@ func (d *dataFlags) register(fs *flag.FlagSet) {
 	cache, _ := os.UserCacheDir()
 	fs.StringVar(&d.CacheDir, "cache-dir", filepath.Join(cache, "sgformer"), "directory for preprocessing caches")
 	registerNoVerify(fs, &d.NoVerify)
+	d.csv.register(fs)
 }
 
 // hyperFlags are the named flags for the hyperparameters users set most; -set sets any.
@@ -78,7 +81,7 @@ func newContext(dataset string, p float64) (ctx *context.Context, published bool
 // recipeContext is newContext for the dataset and sampling ratio given in args (before
 // parsing), saying on log (if not nil) when the paper has no recipe at that ratio.
 func recipeContext(args []string, log io.Writer) *context.Context {
-	dataset := peekFlag(args, "dataset", "synthetic")
+	dataset := recipeDataset(args)
 	ratio := 0.0
 	if r, err := strconv.ParseFloat(peekFlag(args, "sampling-ratio", ""), 64); err == nil {
 		ratio = r
@@ -171,6 +174,12 @@ func (h *hyperFlags) checkResume(run string) error {
 			was = src.TrainSubset
 		case "synthetic-graphs":
 			was = src.SyntheticGraphs
+		case "smiles-column", "label-columns", "task", "split":
+			var opt data.CSVOptions
+			if src.CSV != nil {
+				opt = *src.CSV
+			}
+			was = map[string]any{"smiles-column": opt.SMILESColumn, "label-columns": strings.Join(opt.LabelColumns, ","), "task": opt.Task, "split": opt.Split}[f.Name]
 		default:
 			return
 		}
@@ -291,6 +300,13 @@ func runTraining(ctx *context.Context, d *dataFlags, opt training.Options, backe
 		}
 	}
 	var err error
+	if !opt.Resume {
+		seed, _ := ctx.GetParam(training.ParamSeed)
+		s, _ := seed.(int)
+		if d.CSV, err = d.csv.options(d.Dataset, s); err != nil {
+			return nil, err
+		}
+	}
 	if opt.Backend, err = newBackend(backendName, io); err != nil {
 		return nil, err
 	}
@@ -427,30 +443,4 @@ func evalCmd(args []string, io stdio) error {
 		}
 	}
 	return writeJSON(io.out, result)
-}
-
-func predictCmd(args []string, io stdio) error {
-	fs := flag.NewFlagSet("sgformer predict", flag.ContinueOnError)
-	run := fs.String("run", "", "run directory written by sgformer train")
-	path := fs.String("graph", "", `graph JSON with "node_features" and "edge_features" in the dataset's encoding, or - for standard input`)
-	backendName := fs.String("backend", "", "GoMLX backend (default $GOMLX_BACKEND, else go)")
-	if err := parse(fs, args, io); err != nil {
-		return err
-	}
-	if *run == "" {
-		return usagef("--run RUN is required")
-	}
-	g, err := readGraph(*path, io)
-	if err != nil {
-		return err
-	}
-	_, _, p, _, err := loadRun(*run, *backendName, io)
-	if err != nil {
-		return err
-	}
-	pred, err := p.PredictGraph(g)
-	if err != nil {
-		return err
-	}
-	return writeJSON(io.out, map[string]any{"prediction": pred})
 }

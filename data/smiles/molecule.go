@@ -102,6 +102,14 @@ type Atom struct {
 	SMILESIndex, Pos int
 }
 
+// Symbol returns the symbol of the atom's element ("C", "Na"; "*" for the dummy atom).
+func (a Atom) Symbol() string {
+	if a.AtomicNum < 0 || a.AtomicNum > maxAtomicNum {
+		return "?"
+	}
+	return elements[a.AtomicNum].symbol
+}
+
 // Atoms returns the atoms, in RDKit's order: the order of the SMILES, without the hydrogen
 // atoms that became hydrogen counts.
 func (mol *Molecule) Atoms() []Atom {

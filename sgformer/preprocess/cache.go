@@ -93,64 +93,43 @@ func Save(path string, graphs []*graph.Graph, opt Options, items []Item) error {
 	w.uvarint(uint64(len(hd)))
 	w.b = append(w.b, hd...)
 	for _, it := range items {
-		w.uvarint(uint64(len(it.Marks)))
-		for _, m := range it.Marks {
-			w.varint(int64(m))
-		}
-		e := it.PE
-		w.uvarint(uint64(e.N))
-		w.uvarint(uint64(e.Order))
-		w.uvarint(uint64(len(e.Values)))
-		w.floats(e.Values)
-		for _, f := range e.Factors {
-			w.uvarint(uint64(f))
-		}
-		w.uvarint(uint64(len(e.Basis)))
-		for i, b := range e.Basis {
-			w.uvarint(uint64(e.BasisIndex[i] + 1)) // −1 (the constant vector) is 0
-			w.floats(b)
-		}
+		w.item(it)
 	}
 	sum := sha256.Sum256(w.b)
 	return atomicfile.Write(path, append(w.b, sum[:]...))
+}
+
+// item appends the encoding of one item: its node marks and factored PE.
+func (w *writer) item(it Item) {
+	w.uvarint(uint64(len(it.Marks)))
+	for _, m := range it.Marks {
+		w.varint(int64(m))
+	}
+	e := it.PE
+	w.uvarint(uint64(e.N))
+	w.uvarint(uint64(e.Order))
+	w.uvarint(uint64(len(e.Values)))
+	w.floats(e.Values)
+	for _, f := range e.Factors {
+		w.uvarint(uint64(f))
+	}
+	w.uvarint(uint64(len(e.Basis)))
+	for i, b := range e.Basis {
+		w.uvarint(uint64(e.BasisIndex[i] + 1)) // −1 (the constant vector) is 0
+		w.floats(b)
+	}
 }
 
 // Load reads the cache file at path, which must hold graphs preprocessed with opt. It returns
 // an error wrapping os.ErrNotExist when there is no file, ErrStale when the file holds other
 // graphs, options or format version, and a "corrupt" error naming the file otherwise.
 func Load(path string, graphs []*graph.Graph, opt Options) ([]Item, error) {
-	if err := opt.Validate(); err != nil {
-		return nil, err
-	}
-	raw, err := os.ReadFile(path)
+	r, err := open(path, graphs, opt)
 	if err != nil {
 		return nil, err
 	}
 	corrupt := func(format string, args ...any) error {
 		return fmt.Errorf("preprocess: cache %s is corrupt (%s); delete it to recompute", path, fmt.Sprintf(format, args...))
-	}
-	if !bytes.HasPrefix(raw, []byte(magic)) || len(raw) < len(magic)+sha256.Size {
-		return nil, corrupt("not a preprocessing cache")
-	}
-	r := &reader{b: bytes.NewReader(raw[len(magic) : len(raw)-sha256.Size])}
-	hd := r.bytes(r.uvarint(1<<20, 1))
-	if r.err != nil {
-		return nil, corrupt("truncated header")
-	}
-	var got header
-	if err := json.Unmarshal(hd, &got); err != nil {
-		return nil, corrupt("header: %v", err)
-	}
-	want := newHeader(graphs, opt)
-	if got.Version != want.Version {
-		return nil, fmt.Errorf("%w: %s has format version %d, want %d", ErrStale, path, got.Version, want.Version)
-	}
-	body, sum := raw[:len(raw)-sha256.Size], raw[len(raw)-sha256.Size:]
-	if s := sha256.Sum256(body); !bytes.Equal(s[:], sum) {
-		return nil, corrupt("checksum mismatch")
-	}
-	if !got.same(want) {
-		return nil, fmt.Errorf("%w: %s holds %+v, want %+v", ErrStale, path, got, want)
 	}
 	if err := checkMemory(graphs, opt, 0); err != nil {
 		return nil, err
@@ -204,6 +183,45 @@ func Load(path string, graphs []*graph.Graph, opt Options) ([]Item, error) {
 		return nil, corrupt("%d bytes after the last graph", rest)
 	}
 	return items, nil
+}
+
+// open reads the cache file at path and checks that it holds graphs preprocessed with opt
+// (Load's errors), returning a reader of the items.
+func open(path string, graphs []*graph.Graph, opt Options) (*reader, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	corrupt := func(format string, args ...any) error {
+		return fmt.Errorf("preprocess: cache %s is corrupt (%s); delete it to recompute", path, fmt.Sprintf(format, args...))
+	}
+	if !bytes.HasPrefix(raw, []byte(magic)) || len(raw) < len(magic)+sha256.Size {
+		return nil, corrupt("not a preprocessing cache")
+	}
+	r := &reader{b: bytes.NewReader(raw[len(magic) : len(raw)-sha256.Size])}
+	hd := r.bytes(r.uvarint(1<<20, 1))
+	if r.err != nil {
+		return nil, corrupt("truncated header")
+	}
+	var got header
+	if err := json.Unmarshal(hd, &got); err != nil {
+		return nil, corrupt("header: %v", err)
+	}
+	want := newHeader(graphs, opt)
+	if got.Version != want.Version {
+		return nil, fmt.Errorf("%w: %s has format version %d, want %d", ErrStale, path, got.Version, want.Version)
+	}
+	body, sum := raw[:len(raw)-sha256.Size], raw[len(raw)-sha256.Size:]
+	if s := sha256.Sum256(body); !bytes.Equal(s[:], sum) {
+		return nil, corrupt("checksum mismatch")
+	}
+	if !got.same(want) {
+		return nil, fmt.Errorf("%w: %s holds %+v, want %+v", ErrStale, path, got, want)
+	}
+	return r, nil
 }
 
 // writer appends the cache encoding: unsigned and signed varints, little-endian float64s.

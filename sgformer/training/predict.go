@@ -3,6 +3,9 @@ package training
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
@@ -109,22 +112,97 @@ func (p *Predictor) Predict(examples []batch.Example) ([][]float64, error) {
 // of the model's size) and returns its predictions, one per task. Its integer node and edge
 // features must be in the encoding of the data the model was trained on.
 func (p *Predictor) PredictGraph(g *graph.Graph) ([]float64, error) {
-	spec := p.batches.spec
-	if g.NodeFeatures.Width != len(spec.NodeVocab) || g.NodeFeatures.Ints == nil {
-		return nil, fmt.Errorf("training: the model needs %d integer node feature(s) per node (\"node_features\"), the graph has %d", len(spec.NodeVocab), g.NodeFeatures.Width)
+	pred, errs, err := p.PredictGraphs([]*graph.Graph{g}, 1)
+	if err == nil && errs != nil {
+		err = errs[0]
 	}
-	if g.NumEdges() > 0 && (g.EdgeFeatures.Width != len(spec.EdgeVocab) || g.EdgeFeatures.Ints == nil) {
-		return nil, fmt.Errorf("training: the model needs %d integer edge feature(s) per edge (\"edge_features\"), the graph has %d", len(spec.EdgeVocab), g.EdgeFeatures.Width)
-	}
-	item, err := preprocess.Graph(g, p.batches.preprocess)
-	if err != nil {
-		return nil, err
-	}
-	pred, err := p.Predict([]batch.Example{{Graph: g, Item: item, Target: make([]float64, spec.Tasks)}})
 	if err != nil {
 		return nil, err
 	}
 	return pred[0], nil
+}
+
+// PredictGraphs predicts many graphs: each is checked and preprocessed as PredictGraph does,
+// in parallel on workers goroutines (GOMAXPROCS when workers ≤ 0), and those that could be
+// are predicted together by Predict, in batches of the run's batch size (one at a time when the
+// model samples subgraphs, so that a graph's draws, and its prediction, do not depend on the
+// other graphs: the same as PredictGraph's). It returns a row of
+// predictions per graph, or for a graph that cannot be predicted (features not in the model's
+// encoding, a product graph too large for the memory) a nil row and its error at the same
+// index of errs, which is nil when every graph was predicted. err reports a failure of the
+// model itself.
+func (p *Predictor) PredictGraphs(gs []*graph.Graph, workers int) (preds [][]float64, errs []error, err error) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	spec := p.batches.spec
+	examples := make([]batch.Example, len(gs))
+	all := make([]error, len(gs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, max(len(gs), 1)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(gs) {
+					return
+				}
+				g := gs[i]
+				if all[i] = p.check(g); all[i] != nil {
+					continue
+				}
+				item, err := preprocess.Graph(g, p.batches.preprocess)
+				if err != nil {
+					all[i] = err
+					continue
+				}
+				examples[i] = batch.Example{Graph: g, Item: item, Target: make([]float64, spec.Tasks)}
+			}
+		})
+	}
+	wg.Wait()
+	var ready []batch.Example
+	var at []int
+	for i, err := range all {
+		if err != nil {
+			errs = all
+			continue
+		}
+		ready, at = append(ready, examples[i]), append(at, i)
+	}
+	preds = make([][]float64, len(gs))
+	if p.batches.ratio < 1 && !p.batches.options.Original {
+		// With sampling, the subgraphs drawn for a graph depend on the graphs before it in the
+		// call: each graph alone gets the draws PredictGraph gives it, whatever its neighbours.
+		for j, i := range at {
+			rows, err := p.Predict(ready[j : j+1])
+			if err != nil {
+				return nil, nil, err
+			}
+			preds[i] = rows[0]
+		}
+		return preds, errs, nil
+	}
+	rows, err := p.Predict(ready)
+	if err != nil {
+		return nil, nil, err
+	}
+	for j, i := range at {
+		preds[i] = rows[j]
+	}
+	return preds, errs, nil
+}
+
+// check reports a graph whose features the model cannot read.
+func (p *Predictor) check(g *graph.Graph) error {
+	spec := p.batches.spec
+	if g.NodeFeatures.Width != len(spec.NodeVocab) || g.NodeFeatures.Ints == nil {
+		return fmt.Errorf("training: the model needs %d integer node feature(s) per node (\"node_features\"), the graph has %d", len(spec.NodeVocab), g.NodeFeatures.Width)
+	}
+	if g.NumEdges() > 0 && (g.EdgeFeatures.Width != len(spec.EdgeVocab) || g.EdgeFeatures.Ints == nil) {
+		return fmt.Errorf("training: the model needs %d integer edge feature(s) per edge (\"edge_features\"), the graph has %d", len(spec.EdgeVocab), g.EdgeFeatures.Width)
+	}
+	return nil
 }
 
 // Evaluate returns the metric of the predictions for the examples split of task.

@@ -2,7 +2,9 @@ package training
 
 import (
 	"maps"
+	"slices"
 
+	"github.com/sgformer/sgformer/data"
 	"github.com/sgformer/sgformer/sgformer/model"
 	"github.com/sgformer/sgformer/sgformer/preprocess"
 )
@@ -113,18 +115,34 @@ var Recipes = []Recipe{
 	}},
 }
 
+// csvRecipes are ours, for tables of molecules (data.MoleculeCSV): ogbg-molbace's full-bag
+// recipe, the paper's for OGB molecules (3 × 60, k = 16, ...), with the loss and metric of the
+// task — L1 and MAE for regression, BCE and ROC-AUC (OGB's evaluator) for classification. They
+// are not the paper's, so not in Recipes.
+var csvRecipes = []Recipe{
+	{CSVRecipeName(data.Regression), 1, "ours: ogbg-molbace's full bag, L1 loss and MAE", with(molbace, map[string]any{ParamLoss: "l1", ParamMetric: "mae"})},
+	{CSVRecipeName(data.Classification), 1, "ours: ogbg-molbace's full bag", molbace},
+}
+
+// CSVRecipeName is the name of the recipe of a table of molecules with labels of the task:
+// "csv-regression" or "csv-classification", which RecipeAt and DefaultRecipe accept.
+func CSVRecipeName(task data.Task) string { return "csv-" + string(task) }
+
+// allRecipes are the paper's and ours for tables of molecules.
+func allRecipes() []Recipe { return slices.Concat(Recipes, csvRecipes) }
+
 // RecipeAt returns the hyperparameters of dataset's recipe at sampling ratio p: the published
 // one (published is true), or else the dataset's first recipe (its full bag; Peptides' 30 %)
 // with the sampling ratio set to p and, below 1, evaluation averaged over 5 draws. Datasets
 // without a recipe get none (nil).
 func RecipeAt(dataset string, p float64) (params map[string]any, published bool) {
 	dataset = recipeName(dataset)
-	for _, r := range Recipes {
+	for _, r := range allRecipes() {
 		if r.Dataset == dataset && r.Ratio == p {
 			return maps.Clone(r.Params), true
 		}
 	}
-	for _, r := range Recipes {
+	for _, r := range allRecipes() {
 		if r.Dataset == dataset {
 			changes := map[string]any{ParamSamplingRatio: p}
 			if p < 1 {
@@ -140,7 +158,7 @@ func RecipeAt(dataset string, p float64) (params map[string]any, published bool)
 // 30 %), nil for a dataset without one.
 func DefaultRecipe(dataset string) map[string]any {
 	dataset = recipeName(dataset)
-	for _, r := range Recipes {
+	for _, r := range allRecipes() {
 		if r.Dataset == dataset {
 			return maps.Clone(r.Params)
 		}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gomlx/gomlx/pkg/ml/context"
@@ -26,7 +27,12 @@ const (
 	SyntheticFourCycles = "synthetic-4cycles"
 )
 
-// Datasets lists the dataset names LoadTask reads: the synthetic tasks and data.Sources.
+// CSVPrefix starts the name of a dataset read from a table of molecules: "csv:FILE", with the
+// reading options in Source.CSV (data.MoleculeCSV).
+const CSVPrefix = "csv:"
+
+// Datasets lists the dataset names LoadTask reads: the synthetic tasks and data.Sources (and
+// any "csv:FILE", CSVPrefix).
 func Datasets() []string {
 	names := []string{Synthetic, SyntheticFourCycles}
 	for _, s := range data.Sources {
@@ -48,8 +54,20 @@ type Source struct {
 	// NoVerify accepts a copy of the dataset that differs from the published one
 	// (data.LoadOptions.NoVerify).
 	NoVerify bool `json:"no_verify,omitempty"`
+	// CSV says how to read a table of molecules, for a Dataset "csv:FILE" (data.MoleculeCSV).
+	CSV *data.CSVOptions `json:"csv,omitempty"`
 	// Spec is the data's dimensions, set by LoadTask.
 	Spec model.Spec `json:"spec"`
+	// LabelNames names the tasks where the dataset does (data.Dataset.LabelNames), set by
+	// LoadTask; runs from before it was recorded have none.
+	LabelNames []string `json:"label_names,omitempty"`
+}
+
+// Molecules reports whether src's data are molecules featurised with OGB's rules (9 atom and
+// 3 bond features, the vocabularies of data.AtomFeatureDims and data.BondFeatureDims), which
+// SMILES can be turned into: the OGB molecule sets, the Peptides and tables of molecules.
+func (src Source) Molecules() bool {
+	return slices.Equal(src.Spec.NodeVocab, data.AtomFeatureDims) && slices.Equal(src.Spec.EdgeVocab, data.BondFeatureDims)
 }
 
 // LoadTask reads src's dataset and preprocesses it as the model configured by cfg needs: its
@@ -66,7 +84,7 @@ func LoadTask(src Source, cfg model.Config, cacheDir string, log io.Writer) (*Ta
 	if strings.HasPrefix(src.Dataset, Synthetic) || cacheDir == "" {
 		items, err = preprocess.Dataset(ds.Graphs, opt, 0, nil)
 	} else {
-		path := filepath.Join(cacheDir, preprocess.CacheName(ds.Name, opt))
+		path := filepath.Join(cacheDir, preprocess.CacheName(CacheStem(ds.Name), opt))
 		var fresh bool
 		items, fresh, err = preprocess.Cached(path, ds.Graphs, opt, 0, nil)
 		if err == nil && fresh && log != nil {
@@ -84,12 +102,23 @@ func LoadTask(src Source, cfg model.Config, cacheDir string, log io.Writer) (*Ta
 		train = train[:src.TrainSubset]
 	}
 	src.Spec = model.Spec{NodeVocab: ds.NodeVocab, EdgeVocab: ds.EdgeVocab, EdgeMin: ds.EdgeMin, Tasks: ds.Tasks}
+	src.LabelNames = ds.LabelNames
 	task, err := NewTask(ds.Name, ds.Graphs, items, ds.Labels, src.Spec, train, ds.Split.Valid, ds.Split.Test)
 	if err != nil {
 		return nil, err
 	}
 	task.Source = src
 	return task, nil
+}
+
+// CacheStem is the name a dataset's preprocessing cache goes by (preprocess.CacheName): its
+// name, or for a table of molecules "csv-" and the file's base name (the cache's fingerprint of
+// the graphs tells two tables of the same name apart).
+func CacheStem(dataset string) string {
+	if file, ok := strings.CutPrefix(dataset, CSVPrefix); ok {
+		return "csv-" + strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	}
+	return dataset
 }
 
 // A SubsetError reports a Source.TrainSubset that the training split cannot give.
@@ -103,12 +132,19 @@ func (e *SubsetError) Error() string {
 type UnknownDatasetError struct{ Name string }
 
 func (e *UnknownDatasetError) Error() string {
-	return fmt.Sprintf("unknown dataset %q (available: %s)", e.Name, strings.Join(Datasets(), ", "))
+	return fmt.Sprintf("unknown dataset %q (available: %s, or %sFILE for a table of molecules)", e.Name, strings.Join(Datasets(), ", "), CSVPrefix)
 }
 
-// LoadDataset reads the dataset of src: a synthetic task, or one of data.Sources from
-// src.DataDir, checked against the published dataset unless src.NoVerify.
+// LoadDataset reads the dataset of src: a synthetic task, a table of molecules ("csv:FILE",
+// read as src.CSV says), or one of data.Sources from src.DataDir, checked against the
+// published dataset unless src.NoVerify.
 func LoadDataset(src Source) (*data.Dataset, error) {
+	if file, ok := strings.CutPrefix(src.Dataset, CSVPrefix); ok {
+		if src.CSV == nil {
+			return nil, fmt.Errorf("training: %s: a table of molecules needs its columns, task and split (Source.CSV)", src.Dataset)
+		}
+		return data.MoleculeCSV(file, *src.CSV)
+	}
 	count := src.SyntheticGraphs
 	if count <= 0 {
 		count = 300

@@ -1,6 +1,7 @@
 // Package torchpickle reads the two PyTorch serialisations ZINC comes in: plain Python pickles
 // whose tensors PyTorch reduced to legacy torch.save blobs (benchmarking-gnns' molecules/*.pickle,
-// the canonical download), and torch.save zip archives (PyG's processed/*.pt files).
+// the canonical download), and torch.save zip archives (PyG's processed/*.pt files); and the
+// NumPy arrays of LRGB's split pickles (numpy.go).
 //
 // The pickle machine is github.com/nlpodyssey/gopickle's; this package rebuilds tensors from
 // their storages and Python objects from their __dict__, and turns every panic of a corrupt
@@ -303,6 +304,12 @@ func findClass(module, name string) (any, error) {
 		return callable(func(...any) (any, error) { return types.NewDict(), nil }), nil
 	case "__builtin__.bytes", "builtins.bytes": // b"" under protocol 2
 		return callable(func(...any) (any, error) { return []byte{}, nil }), nil
+	case "numpy.core.multiarray._reconstruct", "numpy._core.multiarray._reconstruct":
+		return callable(reconstructArray), nil
+	case "numpy.core.numeric._frombuffer", "numpy._core.numeric._frombuffer":
+		return callable(fromBuffer), nil
+	case "numpy.dtype":
+		return callable(newDType), nil
 	}
 	if module == "torch" {
 		if c, ok := storageClasses[name]; ok {

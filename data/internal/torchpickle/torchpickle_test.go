@@ -164,3 +164,77 @@ func TestHalfToFloat(t *testing.T) {
 		t.Error("halfToFloat(0x7e00) is not NaN")
 	}
 }
+
+// The NumPy fixtures of testdata/make_numpy.py, written by numpy 1.24 under protocols 2 to 5:
+// LRGB's split layout (a dict of int64 arrays) and the other dtypes and layouts.
+func TestUnpickleNumPy(t *testing.T) {
+	var fortran []int64 // element (i, j) = 6i + j, in row-major order whatever the layout
+	for i := range 24 {
+		fortran = append(fortran, int64(i))
+	}
+	want := map[string]want{
+		"train":   {DType: "int64", Shape: []int{4}, Ints: []int64{1, 3, 4, 8}},
+		"val":     {DType: "int64", Shape: []int{2}, Ints: []int64{0, 2}},
+		"test":    {DType: "int64", Shape: []int{0}},
+		"int32":   {DType: "int32", Shape: []int{2}, Ints: []int64{-5, 6}},
+		"uint8":   {DType: "uint8", Shape: []int{2}, Ints: []int64{0, 255}},
+		"bool":    {DType: "bool", Shape: []int{3}, Ints: []int64{1, 0, 1}},
+		"float64": {DType: "float64", Shape: []int{3}, Floats: []float64{1.5, -2.25, 1e-300}},
+		"float32": {DType: "float32", Shape: []int{2}, Floats: []float64{0.8350355625152588, -1}},
+		"fortran": {DType: "int64", Shape: []int{4, 6}, Ints: fortran},
+		"scalar":  {DType: "float64", Shape: []int{}, Floats: []float64{3}},
+	}
+	for _, proto := range []int{2, 3, 4, 5} {
+		t.Run(fmt.Sprint("protocol ", proto), func(t *testing.T) {
+			f, err := os.Open(fmt.Sprintf("testdata/arrays-p%d.pickle", proto))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			v, err := Unpickle(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, ok := v.(*types.Dict)
+			if !ok || d.Len() != len(want) {
+				t.Fatalf("got %v, want a dict of %d arrays", v, len(want))
+			}
+			for name, w := range want {
+				got, _ := d.Get(name)
+				a, ok := got.(*Tensor)
+				if !ok {
+					t.Errorf("%s: a %T", name, got)
+					continue
+				}
+				if r := read(a); !reflect.DeepEqual(r, w) {
+					t.Errorf("%s = %+v, want %+v", name, r, w)
+				}
+			}
+		})
+	}
+}
+
+// Arrays the reader cannot represent are errors, never panics: big-endian and object dtypes,
+// data shorter than the shape.
+func TestNumPyErrors(t *testing.T) {
+	i8 := &dtype{name: "i8", class: numpyDTypes["i8"], order: "<"}
+	for _, tc := range []struct {
+		d     *dtype
+		shape []int
+		raw   []byte
+		want  string
+	}{
+		{&dtype{name: "i8", class: numpyDTypes["i8"], order: ">"}, []int{1}, make([]byte, 8), "big-endian"},
+		{&dtype{name: "O", order: "|"}, []int{1}, make([]byte, 8), `dtype "O"`},
+		{i8, []int{2}, make([]byte, 8), "8 bytes for 2 int64 elements"},
+		{i8, []int{1 << 40, 1 << 40}, make([]byte, 8), "shape [1099511627776 1099511627776] over 8 bytes"},
+		{i8, []int{-1}, nil, "shape [-1]"},
+	} {
+		if _, err := tc.d.array(tc.shape, false, tc.raw); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s %v over %d bytes: %v, want %q", tc.d.name, tc.shape, len(tc.raw), err, tc.want)
+		}
+	}
+	if err := (&Tensor{}).PySetState(types.NewTupleFromSlice(nil)); err == nil {
+		t.Error("an empty state was accepted")
+	}
+}

@@ -1,0 +1,138 @@
+package preprocess
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/sgformer/sgformer/internal/atomicfile"
+	"github.com/sgformer/sgformer/internal/memory"
+	"github.com/sgformer/sgformer/sgformer/graph"
+	"github.com/sgformer/sgformer/sgformer/pe"
+	"github.com/sgformer/sgformer/sgformer/product"
+)
+
+// Write makes the cache file at path hold graphs preprocessed with opt, as Cached does, but
+// returns no items: it computes each graph's node marks and PE, writes them as they are
+// computed, and never builds the product graphs, which the cache does not store. So it needs
+// the memory of a few graphs at a time, not of every item (for Peptides-func with k = 16, about
+// 30 GiB of product graphs): a dataset too large to preprocess whole in one machine's memory
+// can be cached there, byte for byte the file Cached writes. workers and progress are as
+// Dataset's. fresh is false when path already held these graphs and options (nothing is
+// computed then).
+func Write(path string, graphs []*graph.Graph, opt Options, workers int, progress func(done int)) (fresh bool, err error) {
+	if _, err := open(path, graphs, opt); err == nil {
+		return false, nil
+	} else if !errors.Is(err, ErrStale) && !errors.Is(err, os.ErrNotExist) {
+		return false, err
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	chunk := 16 * workers
+	if err := checkStreamMemory(graphs, opt, workers, chunk); err != nil {
+		return false, err
+	}
+	hd, err := json.Marshal(newHeader(graphs, opt))
+	if err != nil {
+		return false, err
+	}
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Abort() // a no-op once committed
+	buf := bufio.NewWriterSize(f, 1<<20)
+	sum := sha256.New()
+	out := io.MultiWriter(buf, sum)
+	w := &writer{b: []byte(magic)}
+	w.uvarint(uint64(len(hd)))
+	w.b = append(w.b, hd...)
+	items := make([]Item, chunk)
+	errs := make([]error, chunk)
+	for lo := 0; lo < len(graphs); lo += chunk {
+		part := graphs[lo:min(lo+chunk, len(graphs))]
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range min(workers, len(part)) {
+			wg.Go(func() {
+				for {
+					i := int(next.Add(1) - 1)
+					if i >= len(part) {
+						return
+					}
+					items[i], errs[i] = marksAndPE(part[i], opt)
+				}
+			})
+		}
+		wg.Wait()
+		for i := range part {
+			if errs[i] != nil {
+				return false, fmt.Errorf("preprocess: graph %d: %w", lo+i, errs[i])
+			}
+			w.item(items[i])
+			items[i] = Item{}
+		}
+		if _, err := out.Write(w.b); err != nil {
+			return false, err
+		}
+		w.b = w.b[:0]
+		if progress != nil {
+			progress(lo + len(part))
+		}
+	}
+	if _, err := out.Write(w.b); err != nil { // the header of a dataset without graphs
+		return false, err
+	}
+	if _, err := buf.Write(sum.Sum(nil)); err != nil {
+		return false, err
+	}
+	if err := buf.Flush(); err != nil {
+		return false, err
+	}
+	return true, f.Commit()
+}
+
+// marksAndPE is Graph without the product graph.
+func marksAndPE(g *graph.Graph, opt Options) (Item, error) {
+	marks, err := product.TupleMarking(g, opt.K())
+	if err != nil {
+		return Item{}, err
+	}
+	enc, err := encode(g, opt)
+	if err != nil {
+		return Item{}, err
+	}
+	return Item{Marks: marks, PE: enc}, nil
+}
+
+// checkStreamMemory checks that Write's chunks of items without product graphs, and the
+// eigendecompositions of workers graphs at a time, fit in the available memory, counting the
+// largest graph for each.
+func checkStreamMemory(graphs []*graph.Graph, opt Options, workers, chunk int) error {
+	largest := -1
+	for i, g := range graphs {
+		if largest < 0 || g.N() > graphs[largest].N() {
+			largest = i
+		}
+	}
+	if largest < 0 {
+		return nil
+	}
+	n, k := graphs[largest].N(), opt.K()
+	size, err := product.NumNodes(n, k)
+	if err != nil {
+		size = 1<<31 - 1
+	}
+	item := memory.Sum(memory.Bytes(4*(k-1), size), memory.Bytes(8, min(k*opt.PEK, n)+1, n), memory.Bytes(8*(k+1), min(opt.Columns(), size)))
+	chunk = min(chunk, len(graphs))
+	need := memory.Sum(memory.Bytes(int(item), chunk), memory.Bytes(min(workers, chunk), int(pe.SpectrumBytes(n))))
+	return memory.Check(need, "preprocess: %d graphs (%d at a time; largest graph %d (%d nodes)) with PE k = %d", len(graphs), chunk, largest, n, opt.PEK)
+}
