@@ -29,9 +29,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/sgformer/sgformer/internal/memory"
 )
 
 func main() {
+	memory.SoftLimit(0.9) // collect garbage rather than be killed for it
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -285,8 +285,8 @@ func TestTrainCSV(t *testing.T) {
 }
 
 // sgformer train --dataset peptides-func end to end, on a miniature copy of the shared data (its
-// first 12 peptides; --no-verify, since it is not the published dataset): the whole dataset's
-// product graphs need 30 GiB.
+// first 12 peptides; --no-verify, since it is not the published dataset): an epoch of the whole
+// dataset takes hours on a CPU (see the README).
 func TestTrainPeptidesFunc(t *testing.T) {
 	shared := shareddata.Dir(t, "peptides_func")
 	r, err := csvfile.Open(filepath.Join(shared, "peptide_multi_class_dataset.csv.gz"))

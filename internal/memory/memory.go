@@ -128,10 +128,29 @@ func Available() (int64, string) {
 	avail, source := fromSystem(os.DirFS("/"))
 	if l := debug.SetMemoryLimit(-1); l < math.MaxInt64 {
 		if a := l - runtimeHeld(); a < avail {
-			avail, source = max(a, 0), "GOMEMLIMIT less what the Go runtime holds"
+			avail, source = max(a, 0), "the Go runtime's soft memory limit less what it holds"
 		}
 	}
 	return avail, source
+}
+
+// SoftLimit sets the Go runtime's soft memory limit (debug.SetMemoryLimit) to fraction of the
+// memory Available now, unless $GOMEMLIMIT sets one or no figure can be read. The garbage
+// collector then works harder as the heap nears what the machine has, rather than letting
+// garbage grow the process until the kernel kills it: training on Peptides-func, whose batches
+// all differ in shape, reached 23 GB of RSS after 13 steps of batch 4 without it and stayed at
+// 10 GB with it, at the same speed. It returns the limit set, 0 if none.
+func SoftLimit(fraction float64) int64 {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return 0
+	}
+	avail, _ := Available()
+	if avail == math.MaxInt64 {
+		return 0
+	}
+	limit := int64(fraction * float64(avail))
+	debug.SetMemoryLimit(limit)
+	return limit
 }
 
 // Allocated returns the bytes this process has allocated on the heap so far (cumulative, freed

@@ -3,6 +3,7 @@ package memory
 import (
 	"errors"
 	"math"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -129,3 +130,19 @@ func TestAllocated(t *testing.T) {
 }
 
 var sink []byte
+
+// SoftLimit sets the runtime's limit to a fraction of what is available, and leaves a limit
+// the user set with $GOMEMLIMIT alone.
+func TestSoftLimit(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	defer SetLimit(1 << 30)()
+	t.Setenv("GOMEMLIMIT", "")
+	if got := SoftLimit(0.5); got != 1<<29 || debug.SetMemoryLimit(-1) != 1<<29 {
+		t.Errorf("SoftLimit(0.5) of 1 GiB: %d, runtime limit %d", got, debug.SetMemoryLimit(-1))
+	}
+	debug.SetMemoryLimit(math.MaxInt64)
+	t.Setenv("GOMEMLIMIT", "3GiB")
+	if got := SoftLimit(0.5); got != 0 || debug.SetMemoryLimit(-1) != math.MaxInt64 {
+		t.Errorf("with GOMEMLIMIT: %d, runtime limit %d", got, debug.SetMemoryLimit(-1))
+	}
+}

@@ -158,6 +158,9 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 			graphs[i] = ex.Item.Product
 		}
 		p := graphs[i]
+		if p == nil {
+			return nil, fmt.Errorf("batch: example %d has no product graph (preprocessed on demand: pass it in products)", i)
+		}
 		if ex.Graph.NodeFeatures.Width != b.NodeWidth || ex.Graph.NodeFeatures.Ints == nil && b.NodeWidth > 0 {
 			return nil, fmt.Errorf("batch: example %d: node features of width %d (integers), want %d", i, ex.Graph.NodeFeatures.Width, b.NodeWidth)
 		}

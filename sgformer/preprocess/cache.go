@@ -173,11 +173,12 @@ func Load(path string, graphs []*graph.Graph, opt Options) ([]Item, error) {
 				return nil, corrupt("graph %d: PE factor %d of %d eigenvectors", i, f, nb)
 			}
 		}
-		p, err := product.New(g, k, opt.Connectivities...)
-		if err != nil {
-			return nil, err
+		items[i] = Item{Marks: marks, PE: e}
+		if !opt.OnDemand {
+			if items[i].Product, err = opt.Product(g); err != nil {
+				return nil, err
+			}
 		}
-		items[i] = Item{Product: p, Marks: marks, PE: e}
 	}
 	if rest := r.b.Len(); rest > 0 {
 		return nil, corrupt("%d bytes after the last graph", rest)

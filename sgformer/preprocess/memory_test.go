@@ -35,3 +35,23 @@ func TestDatasetTooLarge(t *testing.T) {
 		t.Errorf("Graph: %v", err)
 	}
 }
+
+// Without their product graphs (OnDemand) the items of a dataset need less memory: what
+// LoadTask falls back to.
+func TestCheckMemoryOnDemand(t *testing.T) {
+	graphs := []*graph.Graph{testgraphs.Path(300), testgraphs.Cycle(300)}
+	opt := preprocess.Options{PEK: 8}
+	need := func(opt preprocess.Options) int64 {
+		defer memory.SetLimit(1)()
+		var me *memory.Error
+		if !errors.As(preprocess.CheckMemory(graphs, opt), &me) {
+			t.Fatal("no memory.Error under a 1-byte limit")
+		}
+		return me.Need
+	}
+	full := need(opt)
+	opt.OnDemand = true
+	if lazy := need(opt); lazy*3 > full {
+		t.Errorf("on demand %d bytes, with product graphs %d", lazy, full)
+	}
+}

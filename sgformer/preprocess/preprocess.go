@@ -61,6 +61,10 @@ type Options struct {
 	// Connectivities names the connectivities of the product graphs (product.Names); none means
 	// product.DefaultNames. They are not cached: product graphs are rebuilt from G on load.
 	Connectivities []string `json:"-"`
+	// OnDemand leaves the product graphs out of the items (Item.Product is nil): whoever
+	// batches them builds each when it is needed (Options.Product), trading time per batch for
+	// memory. Items and caches are otherwise the same.
+	OnDemand bool `json:"-"`
 }
 
 func (o Options) mode() Mode {
@@ -76,6 +80,12 @@ func (o Options) connectivities() []string {
 		return product.DefaultNames(o.K())
 	}
 	return o.Connectivities
+}
+
+// Product returns the product graph of g with the options' tuple order and connectivities:
+// Item.Product, or what stands for it when OnDemand left it out.
+func (o Options) Product(g *graph.Graph) (*product.Graph, error) {
+	return product.New(g, o.K(), o.Connectivities...)
 }
 
 // K returns the tuple order K.
@@ -116,7 +126,7 @@ func (o Options) Validate() error {
 
 // Item is the preprocessed form of one graph.
 type Item struct {
-	// Product is the product graph (Sec. 3).
+	// Product is the product graph (Sec. 3); nil with Options.OnDemand.
 	Product *product.Graph
 	// Marks are the node marks d(s, v) (−1 when unreachable), one per product node; K − 1 per
 	// node for K-tuples (product.TupleMarking).
@@ -132,9 +142,12 @@ func Graph(g *graph.Graph, opt Options) (Item, error) {
 	if err := opt.Validate(); err != nil {
 		return Item{}, err
 	}
-	p, err := product.New(g, opt.K(), opt.connectivities()...)
-	if err != nil {
-		return Item{}, err
+	var p *product.Graph
+	if !opt.OnDemand {
+		var err error
+		if p, err = opt.Product(g); err != nil {
+			return Item{}, err
+		}
 	}
 	marks, err := product.TupleMarking(g, opt.K())
 	if err != nil {
@@ -147,9 +160,10 @@ func Graph(g *graph.Graph, opt Options) (Item, error) {
 	return Item{Product: p, Marks: marks, PE: enc}, nil
 }
 
-// itemBytes is the memory an Item of a graph of n nodes and m edges holds: its product graph,
-// node marks (K − 1 per tuple) and factored PE (at most min(K·k, n) eigenvectors of n entries
-// and the constant vector, and per column an eigenvalue and K factors).
+// itemBytes is the memory an Item of a graph of n nodes and m edges holds: its product graph
+// (unless OnDemand), node marks (K − 1 per tuple) and factored PE (at most min(K·k, n)
+// eigenvectors of n entries and the constant vector, and per column an eigenvalue and K
+// factors).
 func itemBytes(n, m int, opt Options) int64 {
 	k := opt.K()
 	size, err := product.NumNodes(n, k)
@@ -157,8 +171,17 @@ func itemBytes(n, m int, opt Options) int64 {
 		size = math.MaxInt32
 	}
 	cols := min(opt.Columns(), size)
-	return memory.Sum(product.GraphBytes(n, m, k, opt.connectivities()), memory.Bytes(4*(k-1), size),
-		memory.Bytes(8, min(k*opt.PEK, n)+1, n), memory.Bytes(8*(k+1), cols))
+	need := memory.Sum(memory.Bytes(4*(k-1), size), memory.Bytes(8, min(k*opt.PEK, n)+1, n), memory.Bytes(8*(k+1), cols))
+	if opt.OnDemand {
+		return need
+	}
+	return memory.Sum(need, product.GraphBytes(n, m, k, opt.connectivities()))
+}
+
+// CheckMemory reports a *memory.Error when the items of graphs preprocessed with opt do not
+// fit in the available memory, as Dataset, Cached and Load would; with OnDemand set they may.
+func CheckMemory(graphs []*graph.Graph, opt Options) error {
+	return checkMemory(graphs, opt, 0)
 }
 
 // checkMemory checks that the items of graphs, and the eigendecompositions of workers graphs

@@ -73,6 +73,11 @@ func TestGraphAndDataset(t *testing.T) {
 			if !reflect.DeepEqual(seq[i].Product, p) || !slices.Equal(seq[i].Marks, marks) || !slices.Equal(seq[i].PE.Float32(opt.Columns()), enc.Float32(opt.Columns())) {
 				t.Fatalf("graph %d: item differs from the direct computation", i)
 			}
+			lazy := opt
+			lazy.OnDemand = true
+			if it, err := preprocess.Graph(g, lazy); err != nil || it.Product != nil || !slices.Equal(it.Marks, marks) || !reflect.DeepEqual(it.PE, seq[i].PE) {
+				t.Fatalf("graph %d on demand: product graph kept or item differs (%v)", i, err)
+			}
 		}
 	}
 	for _, bad := range []struct {
@@ -120,6 +125,12 @@ func TestCache(t *testing.T) {
 	// The connectivities are not part of the cache: they are rebuilt.
 	if items, err := preprocess.Load(path, gs, preprocess.Options{PEK: 8, Connectivities: []string{"external"}}); err != nil || len(items[3].Product.Connectivities) != 1 {
 		t.Fatalf("other connectivities: %v", err)
+	}
+	// OnDemand: the same items without their product graphs, which the options rebuild.
+	if items, err := preprocess.Load(path, gs, preprocess.Options{PEK: 8, OnDemand: true}); err != nil || items[3].Product != nil || !slices.Equal(items[3].Marks, first[3].Marks) {
+		t.Fatalf("on demand: %v", err)
+	} else if p, _ := opt.Product(gs[3]); !reflect.DeepEqual(p, first[3].Product) {
+		t.Fatal("Options.Product differs from the item's product graph")
 	}
 	// Every PE mode and tuple order round-trips through the cache.
 	for i, o := range []preprocess.Options{{PEK: 3, PEMode: preprocess.Concat}, {PEK: 5, TupleK: 3}, {PEK: 2, TupleK: 3, PEMode: preprocess.Concat}} {

@@ -16,7 +16,6 @@ import (
 	"github.com/sgformer/sgformer/internal/memory"
 	"github.com/sgformer/sgformer/sgformer/graph"
 	"github.com/sgformer/sgformer/sgformer/pe"
-	"github.com/sgformer/sgformer/sgformer/product"
 )
 
 // Write makes the cache file at path hold graphs preprocessed with opt, as Cached does, but
@@ -37,6 +36,7 @@ func Write(path string, graphs []*graph.Graph, opt Options, workers int, progres
 		workers = runtime.GOMAXPROCS(0)
 	}
 	chunk := 16 * workers
+	opt.OnDemand = true
 	if err := checkStreamMemory(graphs, opt, workers, chunk); err != nil {
 		return false, err
 	}
@@ -68,7 +68,7 @@ func Write(path string, graphs []*graph.Graph, opt Options, workers int, progres
 					if i >= len(part) {
 						return
 					}
-					items[i], errs[i] = marksAndPE(part[i], opt)
+					items[i], errs[i] = Graph(part[i], opt)
 				}
 			})
 		}
@@ -100,19 +100,6 @@ func Write(path string, graphs []*graph.Graph, opt Options, workers int, progres
 	return true, f.Commit()
 }
 
-// marksAndPE is Graph without the product graph.
-func marksAndPE(g *graph.Graph, opt Options) (Item, error) {
-	marks, err := product.TupleMarking(g, opt.K())
-	if err != nil {
-		return Item{}, err
-	}
-	enc, err := encode(g, opt)
-	if err != nil {
-		return Item{}, err
-	}
-	return Item{Marks: marks, PE: enc}, nil
-}
-
 // checkStreamMemory checks that Write's chunks of items without product graphs, and the
 // eigendecompositions of workers graphs at a time, fit in the available memory, counting the
 // largest graph for each.
@@ -126,12 +113,8 @@ func checkStreamMemory(graphs []*graph.Graph, opt Options, workers, chunk int) e
 	if largest < 0 {
 		return nil
 	}
-	n, k := graphs[largest].N(), opt.K()
-	size, err := product.NumNodes(n, k)
-	if err != nil {
-		size = 1<<31 - 1
-	}
-	item := memory.Sum(memory.Bytes(4*(k-1), size), memory.Bytes(8, min(k*opt.PEK, n)+1, n), memory.Bytes(8*(k+1), min(opt.Columns(), size)))
+	n := graphs[largest].N()
+	item := itemBytes(n, graphs[largest].NumEdges(), opt)
 	chunk = min(chunk, len(graphs))
 	need := memory.Sum(memory.Bytes(int(item), chunk), memory.Bytes(min(workers, chunk), int(pe.SpectrumBytes(n))))
 	return memory.Check(need, "preprocess: %d graphs (%d at a time; largest graph %d (%d nodes)) with PE k = %d", len(graphs), chunk, largest, n, opt.PEK)

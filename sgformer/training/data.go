@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 
@@ -73,16 +74,26 @@ type batching struct {
 // draws the subgraphs kept and, in training, the PE signs.
 func (b batching) build(examples []batch.Example, rng *rand.Rand, training bool) (inputs, labels []*tensors.Tensor, err error) {
 	var products []*product.Graph
-	if b.ratio < 1 && !b.options.Original {
+	sample := b.ratio < 1
+	if !b.options.Original && (sample || slices.ContainsFunc(examples, func(ex batch.Example) bool { return ex.Item.Product == nil })) {
 		products = make([]*product.Graph, len(examples))
 		for i, ex := range examples {
-			roots, err := product.SampleRoots(ex.Graph.N(), b.ratio, rng)
-			if err != nil {
-				return nil, nil, err
+			p := ex.Item.Product
+			if p == nil { // preprocess.Options.OnDemand
+				if p, err = b.preprocess.Product(ex.Graph); err != nil {
+					return nil, nil, err
+				}
 			}
-			if products[i], err = ex.Item.Product.Sample(roots); err != nil {
-				return nil, nil, err
+			if sample {
+				roots, err := product.SampleRoots(ex.Graph.N(), b.ratio, rng)
+				if err != nil {
+					return nil, nil, err
+				}
+				if p, err = p.Sample(roots); err != nil {
+					return nil, nil, err
+				}
 			}
+			products[i] = p
 		}
 	}
 	var flips *rand.Rand
@@ -102,6 +113,7 @@ type epochData struct {
 	task    *Task
 	batches batching
 	seed    int
+	epoch   int
 	order   []int
 	pos     int
 	rng     *rand.Rand
@@ -109,6 +121,7 @@ type epochData struct {
 
 // start prepares epoch (counted from 1): the training examples in a fresh random order.
 func (d *epochData) start(epoch int) {
+	d.epoch = epoch
 	d.rng = newRand(d.seed, streamTrain+uint64(epoch))
 	d.order = append(d.order[:0], d.task.Train...)
 	d.rng.Shuffle(len(d.order), func(i, j int) { d.order[i], d.order[j] = d.order[j], d.order[i] })

@@ -151,7 +151,8 @@ func testPredictGraphs(t *testing.T, ratio float64) {
 
 // Peptides-func trains end to end with its recipe (BCE on 10 tasks, AP, AdamW with warm-up and
 // cosine, 30 % sampling and 3 evaluation draws), here on 12 peptides of the shared copy and a
-// narrower model, two epochs (one of warm-up): the whole dataset's product graphs need 30 GiB (see the README).
+// narrower model, two epochs (one of warm-up): an epoch of the whole dataset takes hours on a
+// CPU (see the README).
 func TestTrainPeptidesFunc(t *testing.T) {
 	ds, err := training.LoadDataset(training.Source{Dataset: "peptides-func", DataDir: shareddata.Dir(t, "peptides_func")})
 	if err != nil {

@@ -2,6 +2,7 @@ package training
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -49,8 +50,11 @@ type Options struct {
 	// Epochs, when positive, overrides the number of epochs (e.g. to extend a resumed run).
 	Epochs int
 	// Progress receives a progress bar (rate and ETA over the whole run), for a terminal; Log
-	// one line per epoch, with the ETA of the run. Either may be nil.
-	Progress, Log io.Writer
+	// one line per epoch, with the ETA of the run, and without Progress a line at most every
+	// StepLogInterval (0: a minute) within an epoch (graphs done, rate, the epoch's ETA). Either
+	// may be nil.
+	Progress, Log   io.Writer
+	StepLogInterval time.Duration
 	// OnEpoch, if not nil, is called with each epoch's record once it is written (e.g. to
 	// redraw a live training curve).
 	OnEpoch func(Record)
@@ -214,6 +218,20 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 		loop.OnStep("progress", 1, func(*train.Loop, []*tensors.Tensor) error { return bar.Add(1) })
 	}
 
+	var epochStart, logged time.Time // of the epoch under way, and of its last step line
+	if opt.Progress == nil && opt.Log != nil {
+		every := cmp.Or(opt.StepLogInterval, time.Minute)
+		loop.OnStep("step log", 1, func(*train.Loop, []*tensors.Tensor) error {
+			if now := time.Now(); now.Sub(logged) >= every && data.pos < len(data.order) {
+				logged = now
+				rate := float64(data.pos) / now.Sub(epochStart).Seconds()
+				eta := time.Duration(float64(len(data.order)-data.pos) / rate * float64(time.Second)).Round(time.Second)
+				fmt.Fprintf(opt.Log, "epoch %d: %d/%d graphs  %.3g graphs/s  epoch eta %v\n", data.epoch, data.pos, len(data.order), rate, eta)
+			}
+			return nil
+		})
+	}
+
 	var predictor *Predictor
 	evaluate := func(split []int) (float64, error) {
 		if predictor == nil {
@@ -231,6 +249,7 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 			st.setLR(ctx, scheduledLR(st.BaseLR, cfg.MinLearningRate, epoch, cfg.WarmupEpochs, epochs))
 		}
 		data.start(epoch)
+		epochStart, logged = time.Now(), time.Now()
 		lossSum, lossCount = 0, 0
 		if _, err := loop.RunEpochs(data, 1); err != nil {
 			if stopped(opt.Stop) {

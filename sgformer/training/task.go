@@ -2,6 +2,7 @@ package training
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
 	"github.com/sgformer/sgformer/data"
+	"github.com/sgformer/sgformer/internal/memory"
 	"github.com/sgformer/sgformer/sgformer/model"
 	"github.com/sgformer/sgformer/sgformer/preprocess"
 )
@@ -73,13 +75,20 @@ func (src Source) Molecules() bool {
 // LoadTask reads src's dataset and preprocesses it as the model configured by cfg needs: its
 // PE, tuple order and connectivities. Unless cacheDir is empty, the preprocessing is cached
 // there (preprocess.Cached; synthetic tasks are not cached) and log, if not nil, hears when it
-// was computed.
+// was computed. When the product graphs of every graph would not fit in memory, they are left
+// out and built batch by batch (preprocess.Options.OnDemand), and log hears that too.
 func LoadTask(src Source, cfg model.Config, cacheDir string, log io.Writer) (*Task, error) {
 	ds, err := LoadDataset(src)
 	if err != nil {
 		return nil, err
 	}
 	opt := cfg.Preprocess()
+	if err := preprocess.CheckMemory(ds.Graphs, opt); errors.As(err, new(*memory.Error)) {
+		opt.OnDemand = true // e.g. the 30 GiB of Peptides-func's product graphs
+		if log != nil {
+			fmt.Fprintf(log, "product graphs built batch by batch, not kept: %v\n", err)
+		}
+	}
 	var items []preprocess.Item
 	if strings.HasPrefix(src.Dataset, Synthetic) || cacheDir == "" {
 		items, err = preprocess.Dataset(ds.Graphs, opt, 0, nil)

@@ -2,6 +2,8 @@ package training_test
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,6 +16,7 @@ import (
 	"github.com/gomlx/gomlx/pkg/ml/train/optimizers"
 
 	"github.com/sgformer/sgformer/data"
+	"github.com/sgformer/sgformer/internal/memory"
 	"github.com/sgformer/sgformer/internal/shareddata"
 	"github.com/sgformer/sgformer/sgformer/backend"
 	"github.com/sgformer/sgformer/sgformer/batch"
@@ -343,5 +346,95 @@ func TestPredictGraphWithoutEdges(t *testing.T) {
 				t.Fatalf("an edgeless graph first in a batch: %v", err)
 			}
 		}
+	}
+}
+
+// When every product graph would not fit in memory, LoadTask leaves them out and training
+// builds them batch by batch (preprocess.Options.OnDemand): the same run, record for record,
+// with subgraph sampling and with the full bag.
+func TestProductsOnDemand(t *testing.T) {
+	be, err := backend.New("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := training.Source{Dataset: training.Synthetic, SyntheticGraphs: 24}
+	for _, ratio := range []float64{0.5, 1} {
+		params := map[string]any{training.ParamEpochs: 2, training.ParamBatchSize: 8, training.ParamSamplingRatio: ratio, model.ParamHidden: 12}
+		cfg, err := model.ReadConfig(newContext(model.Subgraphormer, params))
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept, err := training.LoadTask(src, cfg, "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		graphs := make([]*graph.Graph, len(kept.Examples))
+		for i, ex := range kept.Examples {
+			graphs[i] = ex.Graph
+		}
+		need := func(opt preprocess.Options) int64 { // what the items take, as CheckMemory counts it
+			defer memory.SetLimit(1)()
+			var me *memory.Error
+			if !errors.As(preprocess.CheckMemory(graphs, opt), &me) {
+				t.Fatal("no memory.Error under a 1-byte limit")
+			}
+			return me.Need
+		}
+		opt := cfg.Preprocess()
+		full := need(opt)
+		opt.OnDemand = true
+		restore := memory.SetLimit((full + need(opt)) / 2)
+		var log strings.Builder
+		onDemand, err := training.LoadTask(src, cfg, "", &log)
+		restore()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if onDemand.Examples[0].Item.Product != nil || !strings.Contains(log.String(), "product graphs built batch by batch") {
+			t.Fatalf("products kept (log %q)", log.String())
+		}
+		var records [2][]training.Record
+		for i, task := range []*training.Task{kept, onDemand} {
+			out := t.TempDir()
+			if _, err := training.Train(newContext(model.Subgraphormer, params), task, training.Options{Out: out, Backend: be}); err != nil {
+				t.Fatal(err)
+			}
+			records[i] = readRecords(t, filepath.Join(out, training.MetricsFile))
+		}
+		if len(records[0]) != 2 || len(records[1]) != 2 {
+			t.Fatalf("%d and %d records", len(records[0]), len(records[1]))
+		}
+		for i := range records[0] {
+			records[0][i].Seconds, records[1][i].Seconds = 0, 0
+			if records[0][i] != records[1][i] {
+				t.Fatalf("ratio %v, epoch %d: kept %+v, on demand %+v", ratio, i+1, records[0][i], records[1][i])
+			}
+		}
+	}
+}
+
+// Without a progress bar (a log file), an epoch reports its progress in lines: graphs done,
+// rate and the epoch's ETA, at most one per StepLogInterval and none after the last batch.
+func TestStepLog(t *testing.T) {
+	be, err := backend.New("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	task := syntheticTask(t, 30, 4)
+	var log strings.Builder
+	ctx := newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 1, training.ParamBatchSize: 8})
+	if _, err := training.Train(ctx, task, training.Options{Out: t.TempDir(), Backend: be, Log: &log, StepLogInterval: time.Nanosecond}); err != nil {
+		t.Fatal(err)
+	}
+	n := len(task.Train)
+	var lines []string
+	for _, line := range strings.Split(log.String(), "\n") {
+		if strings.HasPrefix(line, "epoch 1: ") {
+			lines = append(lines, line)
+		}
+	}
+	want := []string{fmt.Sprintf("epoch 1: 8/%d graphs", n), fmt.Sprintf("epoch 1: 16/%d graphs", n)}
+	if len(lines) != (n-1)/8 || !strings.HasPrefix(lines[0], want[0]) || !strings.HasPrefix(lines[1], want[1]) || !strings.Contains(lines[0], "graphs/s  epoch eta ") {
+		t.Errorf("step lines %q", lines)
 	}
 }
