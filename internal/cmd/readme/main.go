@@ -32,6 +32,7 @@ var sections = map[string]func(root string) (string, error){
 	"peptides-cpu":    peptidesSection,
 	"k2-before-after": beforeAfterSection("results/benchmarks/k2-before-after.txt"),
 	"tuple-order":     tupleOrderSection("results/benchmarks/tuple-order.txt"),
+	"pe-modes":        tableSection("results/pe-modes"),
 }
 
 func main() {

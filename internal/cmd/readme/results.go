@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/sgformer/sgformer/sgformer/ablation"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
@@ -156,4 +157,15 @@ func meanStd(xs []float64) (mean, std float64) {
 		std += (x - mean) * (x - mean) / float64(len(xs))
 	}
 	return mean, math.Sqrt(std)
+}
+
+// tableSection renders the runs under dir as `sgformer table` does (ablation.Markdown).
+func tableSection(dir string) func(root string) (string, error) {
+	return func(root string) (string, error) {
+		rows, err := ablation.Collect(filepath.Join(root, dir))
+		if err != nil {
+			return "", err
+		}
+		return ablation.Markdown(rows, 4), nil
+	}
 }
