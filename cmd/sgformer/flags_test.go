@@ -23,6 +23,7 @@ func TestNonsenseFlags(t *testing.T) {
 		{[]string{"--lr", "0"}, "learning_rate = 0, want a positive rate"},
 		{[]string{"--sampling-ratio", "1.5"}, "sampling_ratio = 1.5, want (0, 1]"},
 		{[]string{"--batch-size", "0"}, "batch_size = 0, want at least 1"},
+		{[]string{"--checkpoint-every", "-1m"}, "--checkpoint-every -1m0s: want 0"},
 		{[]string{"--train-subset", "100000"}, "--train-subset 100000: the training split has 16 graphs"},
 		{[]string{"--train-subset", "-1"}, "--train-subset -1"},
 		{[]string{"-set", "tuple_k=1"}, "tuple_k = 1, want at least 2"},

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -70,25 +71,34 @@ func TestInterruptAndResume(t *testing.T) {
 
 // SIGKILL at random points of a run (while compiling, training, evaluating or saving), each
 // time resumed with --resume, ends with exactly the records of an uninterrupted run: no epoch
-// lost, repeated or changed.
+// lost, repeated or changed. The first trial saves checkpoints at the end of each epoch only,
+// the others after every step as well (--checkpoint-every 1ns), so that kills fall within
+// epochs saved part-way.
 func TestKillAndResume(t *testing.T) {
 	small := []string{"--epochs", "5", "--dataset", "synthetic", "--synthetic-graphs", "40", "--layers", "1", "--hidden", "12", "--batch-size", "8", "--backend", "go"}
-	straight := filepath.Join(t.TempDir(), "straight")
-	if code, _, stderr := runCLI(t, "", append([]string{"train", "--out", straight}, small...)...); code != 0 {
-		t.Fatalf("straight run: exit %d: %s", code, stderr)
+	cli := func(args []string) *exec.Cmd {
+		cmd := exec.Command(os.Args[0], args...)
+		cmd.Env = append(os.Environ(), "SGFORMER_CLI=1")
+		return cmd
 	}
+	straight := filepath.Join(t.TempDir(), "straight")
+	began := time.Now()
+	if out, err := cli(append([]string{"train", "--out", straight}, small...)).CombinedOutput(); err != nil {
+		t.Fatalf("straight run: %v: %s", err, out)
+	}
+	length := time.Since(began) // kills fall anywhere in a run of this length
 	want, err := training.ReadRecords(filepath.Join(straight, training.MetricsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(7, 7))
-	kills := 0
+	kills, partial := 0, 0
 	for trial := range 3 {
 		run := filepath.Join(t.TempDir(), "run")
-		args := append([]string{"train", "--out", run}, small...)
+		every := []string{"--checkpoint-every", []string{"0", "1ns", "1ns"}[trial]}
+		args := slices.Concat([]string{"train", "--out", run}, small, every)
 		for attempt := 0; ; attempt++ {
-			cmd := exec.Command(os.Args[0], args...)
-			cmd.Env = append(os.Environ(), "SGFORMER_CLI=1")
+			cmd := cli(args)
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
@@ -98,7 +108,7 @@ func TestKillAndResume(t *testing.T) {
 			if attempt < 4 {
 				select {
 				case err = <-done:
-				case <-time.After(time.Duration(100+rng.IntN(2500)) * time.Millisecond):
+				case <-time.After(time.Duration(rng.Float64() * float64(length))):
 					cmd.Process.Kill()
 					<-done
 					kills++
@@ -111,7 +121,10 @@ func TestKillAndResume(t *testing.T) {
 				break
 			}
 			if _, statErr := os.Stat(filepath.Join(run, training.CheckpointDir)); statErr == nil {
-				args = []string{"train", "--out", run, "--resume", "--backend", "go"}
+				args = append([]string{"train", "--out", run, "--resume", "--backend", "go"}, every...)
+				if raw, _ := os.ReadFile(filepath.Join(run, training.CheckpointDir, "state.json")); strings.Contains(string(raw), `"partial"`) {
+					partial++
+				}
 			} else {
 				os.RemoveAll(run) // killed before its first checkpoint: start again
 			}
@@ -128,5 +141,5 @@ func TestKillAndResume(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d kills survived", kills)
+	t.Logf("%d kills survived, %d of them resumed within an epoch", kills, partial)
 }

@@ -154,7 +154,7 @@ func (h *hyperFlags) apply(ctx *context.Context) error {
 }
 
 // checkResume reports, as a usage error, a flag given with --resume that contradicts the run's
-// configuration or data (run.json, config.json): only --epochs and --time-limit may change.
+// configuration or data (run.json, config.json): only --epochs, --time-limit and --checkpoint-every may change.
 func (h *hyperFlags) checkResume(run string) error {
 	src, err := training.ReadSource(run)
 	if err != nil {
@@ -184,7 +184,7 @@ func (h *hyperFlags) checkResume(run string) error {
 			return
 		}
 		if bad == nil && f.Value.String() != fmt.Sprint(was) {
-			bad = usagef("--%s %s contradicts the run's %s %v; on --resume only --epochs and --time-limit may change", f.Name, f.Value, f.Name, was)
+			bad = usagef("--%s %s contradicts the run's %s %v; on --resume only --epochs, --time-limit and --checkpoint-every may change", f.Name, f.Value, f.Name, was)
 		}
 	})
 	if bad != nil {
@@ -215,7 +215,7 @@ func (h *hyperFlags) checkResume(run string) error {
 				given = fmt.Sprintf("--%s %v", n.flag, a)
 			}
 		}
-		return usagef("%s contradicts the run's %s = %v; on --resume only --epochs and --time-limit may change", given, p.Name, r)
+		return usagef("%s contradicts the run's %s = %v; on --resume only --epochs, --time-limit and --checkpoint-every may change", given, p.Name, r)
 	}
 	return nil
 }
@@ -238,6 +238,7 @@ func trainCmd(args []string, io stdio) error {
 	resume := fs.Bool("resume", false, "continue the run in --out from its last checkpoint")
 	backendName := fs.String("backend", "", `GoMLX backend: "go" (pure Go), "xla:cpu", "xla:cuda" (default $GOMLX_BACKEND, else go)`)
 	limit := fs.Duration("time-limit", 0, "stop after the last epoch that ends within this time from now (e.g. 9m, a job's limit), at a checkpoint to --resume from; 0: none")
+	every := fs.Duration("checkpoint-every", 30*time.Minute, "also save the checkpoint within an epoch this often, for --resume after a kill in a long epoch; 0: at the end of each epoch only")
 	// Defaults depend on the dataset and sampling ratio, so find them before registering the
 	// hyperparameter flags.
 	ctx := recipeContext(args, io.err)
@@ -259,7 +260,10 @@ func trainCmd(args []string, io stdio) error {
 	if d.TrainSubset < 0 {
 		return usagef("--train-subset %d: want 0 (all) or a number of graphs", d.TrainSubset)
 	}
-	summary, err := runTraining(ctx, &d, training.Options{Out: *out, Resume: *resume, Epochs: epochsFlag(fs), Deadline: deadline(*limit)}, *backendName, io)
+	if *every < 0 {
+		return usagef("--checkpoint-every %v: want 0 (none within an epoch) or a duration", *every)
+	}
+	summary, err := runTraining(ctx, &d, training.Options{Out: *out, Resume: *resume, Epochs: epochsFlag(fs), Deadline: deadline(*limit), CheckpointInterval: *every}, *backendName, io)
 	if err != nil {
 		return err
 	}
@@ -360,7 +364,7 @@ func interrupts(io stdio) (stop <-chan struct{}, release func()) {
 		select {
 		case s := <-sig:
 			signal.Stop(sig)
-			fmt.Fprintf(io.err, "\n%v: stopping at the next training step (the epoch under way is abandoned; the last checkpoint is kept); again to quit at once\n", s)
+			fmt.Fprintf(io.err, "\n%v: stopping at the next training step, where the run is saved; again to quit at once (losing what the epoch did since its last checkpoint)\n", s)
 			close(ch)
 		case <-done:
 		}

@@ -1,6 +1,7 @@
 package training_test
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -73,8 +74,9 @@ func TestCorruptCheckpoint(t *testing.T) {
 	}
 }
 
-// A stop request abandons the epoch under way and returns ErrInterrupted at the last
-// checkpoint; resuming gives exactly the records of an uninterrupted run.
+// A stop request ends training at the next step, saves the checkpoint there (within the epoch)
+// and returns ErrInterrupted; resuming from that step gives exactly the records of an
+// uninterrupted run.
 func TestInterrupt(t *testing.T) {
 	be, err := backend.New("go")
 	if err != nil {
@@ -97,6 +99,14 @@ func TestInterrupt(t *testing.T) {
 	sum, err := training.Train(newContext(model.Subgraphormer, params), task, opt)
 	if !errors.Is(err, training.ErrInterrupted) || sum == nil || sum.Epochs != 1 {
 		t.Fatalf("interrupted run: %v, %+v", err, sum)
+	}
+	raw, err := os.ReadFile(filepath.Join(run, training.CheckpointDir, "state.json"))
+	var state struct {
+		Epoch   int
+		Partial struct{ Epoch, Graphs, LossCount int } `json:"partial"`
+	}
+	if err != nil || json.Unmarshal(raw, &state) != nil || state.Epoch != 1 || state.Partial.Epoch != 2 || state.Partial.Graphs != 8 {
+		t.Fatalf("checkpoint after the interrupt: %s (%v)", raw, err)
 	}
 	if _, err := training.Train(context.New(), task, training.Options{Out: run, Backend: be, Resume: true}); err != nil {
 		t.Fatal(err)

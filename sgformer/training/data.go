@@ -115,17 +115,30 @@ type epochData struct {
 	seed    int
 	epoch   int
 	order   []int
-	pos     int
-	rng     *rand.Rand
+	pos     int // training graphs yielded so far in the epoch
+	source  *rand.PCG
+	rng     *rand.Rand // draws from source
 }
 
 // start prepares epoch (counted from 1): the training examples in a fresh random order.
 func (d *epochData) start(epoch int) {
 	d.epoch = epoch
-	d.rng = newRand(d.seed, streamTrain+uint64(epoch))
+	d.source = rand.NewPCG(uint64(d.seed), streamTrain+uint64(epoch))
+	d.rng = rand.New(d.source)
 	d.order = append(d.order[:0], d.task.Train...)
 	d.rng.Shuffle(len(d.order), func(i, j int) { d.order[i], d.order[j] = d.order[j], d.order[i] })
 	d.pos = 0
+}
+
+// resume prepares epoch p.Epoch where p left it: after its first p.Graphs graphs, with its
+// random stream where it was.
+func (d *epochData) resume(p *partialEpoch) error {
+	d.start(p.Epoch)
+	if p.Graphs < 0 || p.Graphs > len(d.order) {
+		return fmt.Errorf("%d graphs done of an epoch of %d", p.Graphs, len(d.order))
+	}
+	d.pos = p.Graphs
+	return d.source.UnmarshalBinary(p.Random)
 }
 
 func (d *epochData) steps() int { return (len(d.task.Train) + d.batches.size - 1) / d.batches.size }

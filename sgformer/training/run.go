@@ -61,10 +61,14 @@ type Options struct {
 	// Deadline, if not zero, ends training early, at a checkpoint: after an epoch, when another
 	// as long would end after it (a job's time limit). Resume continues the run.
 	Deadline time.Time
-	// Stop, when closed (e.g. on Ctrl-C), ends training at the next training step: the epoch
-	// under way is abandoned, the run stays at its last checkpoint, and Train returns
-	// ErrInterrupted with the summary of the epochs done. Resume continues the run.
+	// Stop, when closed (e.g. on Ctrl-C), ends training at the next training step, where the
+	// latest checkpoint is saved (within the epoch), and Train returns ErrInterrupted with the
+	// summary of the epochs done. Resume continues the run from that step.
 	Stop <-chan struct{}
+	// CheckpointInterval, when positive, also saves the latest checkpoint within an epoch, at
+	// the first step after each such interval, so that a run killed in a long epoch (hours on a
+	// CPU) loses at most that much. Resume continues from it exactly.
+	CheckpointInterval time.Duration
 }
 
 // ErrInterrupted reports training ended by Options.Stop.
@@ -115,9 +119,22 @@ type state struct {
 	// random-number state, counters): GoMLX's checkpoints do not record it, and a variable
 	// loaded as trainable would be changed by the optimizer.
 	Frozen []string `json:"frozen"`
+	// Partial, when set, is the epoch under way when the checkpoint was saved (Epoch + 1).
+	Partial *partialEpoch `json:"partial,omitempty"`
 	// Checksum is the SHA-256 of this state (without the checksum) and of every file of the
 	// checkpoint's variables, so that a damaged checkpoint is never resumed from.
 	Checksum string `json:"checksum"`
+}
+
+// partialEpoch is how far an epoch got: the training graphs done, the state of its random
+// stream after them (rand.PCG's binary form), and its loss and time so far.
+type partialEpoch struct {
+	Epoch     int     `json:"epoch"`
+	Graphs    int     `json:"graphs"`
+	Random    []byte  `json:"random"`
+	LossSum   float64 `json:"loss_sum"`
+	LossCount int     `json:"loss_count"`
+	Seconds   float64 `json:"seconds"`
 }
 
 // Train trains the model described by ctx's hyperparameters on task, evaluating the validation
@@ -200,6 +217,27 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 		lossCount++
 		return nil
 	})
+	// savePartial saves the latest checkpoint within the epoch under way, begun at start.
+	var start time.Time
+	savePartial := func() error {
+		random, err := data.source.MarshalBinary()
+		if err != nil {
+			return err
+		}
+		st.Partial = &partialEpoch{Epoch: data.epoch, Graphs: data.pos, Random: random, LossSum: lossSum, LossCount: lossCount, Seconds: time.Since(start).Seconds()}
+		defer func() { st.Partial = nil }()
+		return save(ctx, filepath.Join(opt.Out, CheckpointDir), st)
+	}
+	if opt.CheckpointInterval > 0 {
+		saved := time.Now()
+		loop.OnStep("partial checkpoint", 3, func(*train.Loop, []*tensors.Tensor) error {
+			if time.Since(saved) < opt.CheckpointInterval || data.pos == len(data.order) {
+				return nil
+			}
+			saved = time.Now()
+			return savePartial()
+		})
+	}
 	if opt.Stop != nil {
 		loop.OnStep("stop", 2, func(*train.Loop, []*tensors.Tensor) error {
 			if stopped(opt.Stop) {
@@ -218,13 +256,14 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 		loop.OnStep("progress", 1, func(*train.Loop, []*tensors.Tensor) error { return bar.Add(1) })
 	}
 
-	var epochStart, logged time.Time // of the epoch under way, and of its last step line
+	var logged, logged0 time.Time // the last step line, and when this process began the epoch
+	var startPos int              // graphs of the epoch done before this process
 	if opt.Progress == nil && opt.Log != nil {
 		every := cmp.Or(opt.StepLogInterval, time.Minute)
 		loop.OnStep("step log", 1, func(*train.Loop, []*tensors.Tensor) error {
 			if now := time.Now(); now.Sub(logged) >= every && data.pos < len(data.order) {
 				logged = now
-				rate := float64(data.pos) / now.Sub(epochStart).Seconds()
+				rate := float64(data.pos-startPos) / now.Sub(logged0).Seconds()
 				eta := time.Duration(float64(len(data.order)-data.pos) / rate * float64(time.Second)).Round(time.Second)
 				fmt.Fprintf(opt.Log, "epoch %d: %d/%d graphs  %.3g graphs/s  epoch eta %v\n", data.epoch, data.pos, len(data.order), rate, eta)
 			}
@@ -242,26 +281,44 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 		return predictor.Evaluate(task, split, metric)
 	}
 
+	partial := st.Partial
+	st.Partial = nil
+	if partial != nil && partial.Epoch != st.Epoch+1 {
+		return nil, resumeError(opt.Out, fmt.Errorf("checkpoint %s is %w: epoch %d under way after epoch %d", filepath.Join(opt.Out, CheckpointDir), errCorrupt, partial.Epoch, st.Epoch))
+	}
 	first, began := st.Epoch+1, time.Now()
 	for epoch := first; epoch <= epochs; epoch++ {
-		start := time.Now()
+		start = time.Now()
 		if cfg.Schedule == Cosine {
 			st.setLR(ctx, scheduledLR(st.BaseLR, cfg.MinLearningRate, epoch, cfg.WarmupEpochs, epochs))
 		}
 		data.start(epoch)
-		epochStart, logged = time.Now(), time.Now()
 		lossSum, lossCount = 0, 0
-		if _, err := loop.RunEpochs(data, 1); err != nil {
-			if stopped(opt.Stop) {
+		if partial != nil { // resumed within this epoch
+			if err := data.resume(partial); err != nil {
+				return nil, resumeError(opt.Out, fmt.Errorf("checkpoint %s is %w: %v", filepath.Join(opt.Out, CheckpointDir), errCorrupt, err))
+			}
+			lossSum, lossCount = partial.LossSum, partial.LossCount
+			start = start.Add(-time.Duration(partial.Seconds * float64(time.Second)))
+			partial = nil
+		}
+		startPos, logged0, logged = data.pos, time.Now(), time.Now()
+		if data.pos < len(data.order) {
+			if _, err := loop.RunEpochs(data, 1); err != nil {
+				if !stopped(opt.Stop) {
+					return nil, fmt.Errorf("training: epoch %d: %w", epoch, err)
+				}
 				if bar != nil {
 					fmt.Fprintln(opt.Progress)
 				}
-				if opt.Log != nil {
-					fmt.Fprintf(opt.Log, "interrupted during epoch %d: the run is at its epoch-%d checkpoint; resume to continue\n", epoch, st.Epoch)
+				if err := savePartial(); err != nil {
+					return nil, fmt.Errorf("training: interrupted during epoch %d, and saving where it got failed (the previous checkpoint is kept): %w", epoch, err)
 				}
-				return summarize(ctx, task, cfg, st), fmt.Errorf("%w during epoch %d of %s (resume from epoch %d)", ErrInterrupted, epoch, opt.Out, st.Epoch)
+				if opt.Log != nil {
+					fmt.Fprintf(opt.Log, "interrupted during epoch %d after %d of its %d graphs, saved there; resume to continue\n", epoch, data.pos, len(data.order))
+				}
+				return summarize(ctx, task, cfg, st), fmt.Errorf("%w during epoch %d of %s (saved after %d of its %d graphs)", ErrInterrupted, epoch, opt.Out, data.pos, len(data.order))
 			}
-			return nil, fmt.Errorf("training: epoch %d: %w", epoch, err)
 		}
 		valid, err := evaluate(task.Valid)
 		if err != nil {
