@@ -140,6 +140,7 @@ func BenchmarkZINCInference(b *testing.B) {
 		b.Run(execution, func(b *testing.B) {
 			bt, spec, be, ctx := benchSetup(b, execution)
 			benchInference(b, be, ctx, spec, bt)
+			b.ReportMetric(float64(bt.Nodes), "product_nodes")
 		})
 	}
 }
