@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sgformer/sgformer/internal/shareddata"
 	"github.com/sgformer/sgformer/sgformer/graph"
@@ -144,8 +145,26 @@ func TestPreprocessCommand(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(out, "zinc12k-pe4-exact.cache")); err != nil {
 			t.Fatal(err)
 		}
-		if recomputed && !strings.Contains(stderr, "12000/12000") {
-			t.Errorf("no progress shown: %q", stderr)
+		if strings.Contains(stderr, "\r") { // stderr is not a terminal here
+			t.Errorf("a progress bar redrawn in place in a log: %q", stderr)
 		}
+	}
+}
+
+// In a log, preprocessing reports its progress in lines (at most one per interval), with the
+// rate and the ETA, and none once every graph is done.
+func TestProgressLines(t *testing.T) {
+	var b strings.Builder
+	progress := progressLines(&b, "preprocess zinc12k", 10, 0)
+	progress(4)
+	progress(10)
+	if lines := strings.Split(strings.TrimSpace(b.String()), "\n"); len(lines) != 1 || !strings.HasPrefix(lines[0], "preprocess zinc12k: 4/10 graphs  ") || !strings.Contains(lines[0], "graphs/s  eta ") {
+		t.Errorf("lines %q", b.String())
+	}
+	b.Reset()
+	progress = progressLines(&b, "preprocess zinc12k", 10, time.Hour)
+	progress(4)
+	if b.Len() != 0 {
+		t.Errorf("a line before the interval: %q", b.String())
 	}
 }

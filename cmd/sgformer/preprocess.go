@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -65,20 +66,26 @@ func preprocessCmd(args []string, io stdio) error {
 		return err
 	}
 	path := filepath.Join(*out, preprocess.CacheName(training.CacheStem(ds.Name), opt))
-	bar := progressbar.NewOptions(len(ds.Graphs),
-		progressbar.OptionSetWriter(io.err),
-		progressbar.OptionSetDescription("preprocess "+ds.Name),
-		progressbar.OptionSetItsString("graphs"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(200*time.Millisecond),
-		progressbar.OptionOnCompletion(func() { fmt.Fprintln(io.err) }),
-	)
 	start := time.Now()
+	var progress func(done int)
+	if isTerminal(io.err) {
+		bar := progressbar.NewOptions(len(ds.Graphs),
+			progressbar.OptionSetWriter(io.err),
+			progressbar.OptionSetDescription("preprocess "+ds.Name),
+			progressbar.OptionSetItsString("graphs"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionThrottle(200*time.Millisecond),
+			progressbar.OptionOnCompletion(func() { fmt.Fprintln(io.err) }),
+		)
+		progress = func(done int) { bar.Set(done) }
+	} else { // a log: no bar redrawn in place
+		progress = progressLines(io.err, "preprocess "+ds.Name, len(ds.Graphs), 30*time.Second)
+	}
 	// The cache is written as it is computed, without the product graphs (which training
 	// rebuilds): a few graphs at a time are in memory, not the whole dataset's.
-	fresh, err := preprocess.Write(path, ds.Graphs, opt, *workers, func(done int) { bar.Set(done) })
+	fresh, err := preprocess.Write(path, ds.Graphs, opt, *workers, progress)
 	if _, ok := errors.AsType[*memory.Error](err); ok {
 		return fmt.Errorf("%s: %w", ds.Name, err)
 	}
@@ -101,4 +108,19 @@ func preprocessCmd(args []string, io stdio) error {
 		"dataset": ds.Name, "graphs": len(ds.Graphs), "product_nodes": nodes, "pe_k": opt.PEK, "pe_mode": opt.PEMode,
 		"cache": path, "cache_bytes": size, "recomputed": fresh, "seconds": time.Since(start).Seconds(),
 	})
+}
+
+// progressLines returns a progress callback for a log: a line at most every interval with the
+// graphs done of total, the rate and the ETA, and none once all are done.
+func progressLines(w io.Writer, what string, total int, every time.Duration) func(done int) {
+	start := time.Now()
+	logged := start
+	return func(done int) {
+		if now := time.Now(); now.Sub(logged) >= every && done < total {
+			logged = now
+			rate := float64(done) / now.Sub(start).Seconds()
+			eta := time.Duration(float64(total-done) / rate * float64(time.Second)).Round(time.Second)
+			fmt.Fprintf(w, "%s: %d/%d graphs  %.3g graphs/s  eta %v\n", what, done, total, rate, eta)
+		}
+	}
 }

@@ -33,6 +33,7 @@ var sections = map[string]func(root string) (string, error){
 	"k2-before-after": beforeAfterSection("results/benchmarks/k2-before-after.txt"),
 	"tuple-order":     tupleOrderSection("results/benchmarks/tuple-order.txt"),
 	"pe-modes":        tableSection("results/pe-modes"),
+	"cpu-benchmarks":  cpuBenchmarksSection("results/benchmarks/cpu.txt"),
 }
 
 func main() {
