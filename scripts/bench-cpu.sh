@@ -22,7 +22,7 @@ go test -c -o "$tmp/training.test" ./sgformer/training
 timed() { /usr/bin/time -f 'peak RSS %M kB, wall %e s, CPU %P' "$@" || echo "exit status $?"; }
 {
 	echo "# scripts/bench-cpu.sh at $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . || echo ' with uncommitted changes')"
-	echo "# $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(go version | cut -d' ' -f3), GOMEMLIMIT $((GOMEMLIMIT >> 20)) MiB, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "# $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(go version | cut -d' ' -f3), GOMEMLIMIT $([[ $GOMEMLIMIT =~ ^[0-9]+$ ]] && echo "$((GOMEMLIMIT >> 20)) MiB" || echo "$GOMEMLIMIT"), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "== library preprocess"
 	(cd sgformer/preprocess && "$tmp/preprocess.test" -test.run '^$' -test.bench '^BenchmarkZINC(CacheLoad)?$' -test.benchtime 3x -test.benchmem) || echo "exit status $?"
 	for ds in zinc12k:16 ogbg_molhiv:8; do
