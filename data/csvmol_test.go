@@ -1,8 +1,8 @@
 package data_test
 
 import (
-	"bufio"
-	"compress/gzip"
+	"errors"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/sgformer/sgformer/data"
 	"github.com/sgformer/sgformer/data/smiles"
+	"github.com/sgformer/sgformer/internal/csvfile"
 	"github.com/sgformer/sgformer/internal/shareddata"
 )
 
@@ -93,21 +94,25 @@ func TestRandomSplit(t *testing.T) {
 // mapping/mol.csv.gz (OGB's files list each part in increasing order).
 func TestScaffoldSplitOGB(t *testing.T) {
 	dir := shareddata.Dir(t, "ogbg_molesol")
-	f, err := os.Open(filepath.Join(dir, "mapping", "mol.csv.gz"))
+	r, err := csvfile.Open(filepath.Join(dir, "mapping", "mol.csv.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
+	defer r.Close()
+	col, err := r.Column("smiles")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ss []string
-	sc := bufio.NewScanner(zr)
-	for sc.Scan() {
-		if fields := strings.Split(sc.Text(), ","); fields[1] != "smiles" {
-			ss = append(ss, fields[1])
+	for {
+		rec, _, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
 		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		ss = append(ss, rec[col])
 	}
 	keys, errs := data.ScaffoldKeys(ss)
 	if errs != nil {

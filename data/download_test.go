@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -55,6 +56,27 @@ func newServer(body func() []byte) *server {
 		s.ranges = append(s.ranges, r.Header.Get("Range"))
 		s.mu.Unlock()
 		http.ServeContent(w, r, "toy.zip", time.Time{}, bytes.NewReader(body()))
+	}))
+	return s
+}
+
+// filesServer serves files by name (the URL path without its leading slash), with range
+// support, and counts the requests.
+type filesServer struct {
+	*httptest.Server
+	requests atomic.Int64
+}
+
+func serveFiles(files map[string][]byte) *filesServer {
+	s := &filesServer{}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.requests.Add(1)
+		b, ok := files[strings.TrimPrefix(r.URL.Path, "/")]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		http.ServeContent(w, r, r.URL.Path, time.Time{}, bytes.NewReader(b))
 	}))
 	return s
 }
@@ -207,16 +229,7 @@ func TestDownloadZINC(t *testing.T) {
 	}
 	zw.Close()
 	files["molecules.zip"] = zipped.Bytes()
-	var requests []string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		requests = append(requests, r.URL.Path)
-		b, ok := files[strings.TrimPrefix(r.URL.Path, "/")]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		http.ServeContent(w, r, r.URL.Path, time.Time{}, bytes.NewReader(b))
-	}))
+	srv := serveFiles(files)
 	defer srv.Close()
 
 	want, err := ZINC("testdata/zinc-pyg")
@@ -266,9 +279,9 @@ func TestDownloadZINC(t *testing.T) {
 	if !strings.Contains(progress.String(), "converting zinc12k") {
 		t.Errorf("progress %q", progress.String())
 	}
-	n := len(requests)
-	if err := src.Download(context.Background(), dir, srv.Client(), nil); err != nil || len(requests) != n {
-		t.Errorf("second download: %v, %d more requests", err, len(requests)-n)
+	n := srv.requests.Load()
+	if err := src.Download(context.Background(), dir, srv.Client(), nil); err != nil || srv.requests.Load() != n {
+		t.Errorf("second download: %v, %d more requests", err, srv.requests.Load()-n)
 	}
 
 	// ZINC-full keeps the pickles, checked by their split sizes.

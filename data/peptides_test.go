@@ -16,7 +16,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/sgformer/sgformer/internal/csvfile"
 	"github.com/sgformer/sgformer/internal/shareddata"
@@ -132,16 +131,7 @@ func TestDownloadPeptidesStruct(t *testing.T) {
 		h := md5.Sum(b)
 		sums[name] = hex.EncodeToString(h[:])
 	}
-	var requests []string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		requests = append(requests, r.URL.Path)
-		b, ok := files[strings.TrimPrefix(r.URL.Path, "/")]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		http.ServeContent(w, r, r.URL.Path, time.Time{}, bytes.NewReader(b))
-	}))
+	srv := serveFiles(files)
 	defer srv.Close()
 	src, err := SourceOf("peptides-struct")
 	if err != nil {
@@ -190,9 +180,9 @@ func TestDownloadPeptidesStruct(t *testing.T) {
 	if strings.Join(names, " ") != peptidesStructCSV+" "+peptidesStructSplit+".pickle" {
 		t.Errorf("data directory holds %v", names)
 	}
-	n := len(requests)
-	if err := src.Download(context.Background(), dir, srv.Client(), nil); err != nil || len(requests) != n {
-		t.Errorf("second download: %v, %d more requests", err, len(requests)-n)
+	n := srv.requests.Load()
+	if err := src.Download(context.Background(), dir, srv.Client(), nil); err != nil || srv.requests.Load() != n {
+		t.Errorf("second download: %v, %d more requests", err, srv.requests.Load()-n)
 	}
 
 	ds, err := PeptidesStruct(dir)
