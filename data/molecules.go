@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/sgformer/sgformer/data/smiles"
+	"github.com/sgformer/sgformer/internal/parallel"
 	"github.com/sgformer/sgformer/sgformer/graph"
 )
 
@@ -24,39 +22,28 @@ var ErrNoAtoms = errors.New("an empty SMILES (no atoms)")
 // nil when every string was read. A molecule without bonds (a single atom, a salt) is a graph
 // without edges.
 func MoleculeGraphs(ss []string, workers int) (graphs []*graph.Graph, errs []error) {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
 	graphs = make([]*graph.Graph, len(ss))
 	all := make([]error, len(ss))
-	var next atomic.Int64
-	var failed atomic.Bool
-	var wg sync.WaitGroup
-	for range min(workers, max(len(ss), 1)) {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(ss) {
-					return
-				}
-				g, err := smiles.OGBGraph(ss[i])
-				if err == nil && g.N() == 0 {
-					err = ErrNoAtoms
-				}
-				if err != nil {
-					all[i] = err
-					failed.Store(true)
-					continue
-				}
-				graphs[i] = g
-			}
-		})
+	parallel.For(len(ss), workers, func(i int) {
+		g, err := smiles.OGBGraph(ss[i])
+		if err == nil && g.N() == 0 {
+			err = ErrNoAtoms
+		}
+		if err != nil {
+			all[i] = err
+			return
+		}
+		graphs[i] = g
+	})
+	return graphs, failures(all)
+}
+
+// failures returns errs if any of them is not nil, else nil.
+func failures(errs []error) []error {
+	if slices.ContainsFunc(errs, func(err error) bool { return err != nil }) {
+		return errs
 	}
-	wg.Wait()
-	if failed.Load() {
-		errs = all
-	}
-	return graphs, errs
+	return nil
 }
 
 // Fractions of the random and scaffold splits: 80 % train, 10 % validation, 10 % test, as
@@ -122,32 +109,16 @@ func ScaffoldSplit(keys []string) Split {
 func ScaffoldKeys(ss []string) (keys []string, errs []error) {
 	keys = make([]string, len(ss))
 	all := make([]error, len(ss))
-	var next atomic.Int64
-	var failed atomic.Bool
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(len(ss), 1)) {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(ss) {
-					return
-				}
-				mol, err := smiles.Parse(ss[i])
-				if err == nil {
-					keys[i], err = mol.ScaffoldKey()
-				}
-				if err != nil {
-					all[i] = fmt.Errorf("scaffold: %w", err)
-					failed.Store(true)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if failed.Load() {
-		errs = all
-	}
-	return keys, errs
+	parallel.For(len(ss), 0, func(i int) {
+		mol, err := smiles.Parse(ss[i])
+		if err == nil {
+			keys[i], err = mol.ScaffoldKey()
+		}
+		if err != nil {
+			all[i] = fmt.Errorf("scaffold: %w", err)
+		}
+	})
+	return keys, failures(all)
 }
 
 // maxReported is how many refused rows an error lists before counting the rest.

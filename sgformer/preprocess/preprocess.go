@@ -28,6 +28,7 @@ import (
 	"sync/atomic"
 
 	"github.com/sgformer/sgformer/internal/memory"
+	"github.com/sgformer/sgformer/internal/parallel"
 	"github.com/sgformer/sgformer/sgformer/graph"
 	"github.com/sgformer/sgformer/sgformer/pe"
 	"github.com/sgformer/sgformer/sgformer/product"
@@ -239,29 +240,17 @@ func Dataset(graphs []*graph.Graph, opt Options, workers int, progress func(done
 	}
 	items := make([]Item, len(graphs))
 	errs := make([]error, len(graphs))
-	var next, done atomic.Int64
+	var done atomic.Int64
 	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for range min(workers, max(len(graphs), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(graphs) {
-					return
-				}
-				items[i], errs[i] = Graph(graphs[i], opt)
-				d := done.Add(1)
-				if progress != nil {
-					mu.Lock()
-					progress(int(d))
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.For(len(graphs), workers, func(i int) {
+		items[i], errs[i] = Graph(graphs[i], opt)
+		d := done.Add(1)
+		if progress != nil {
+			mu.Lock()
+			progress(int(d))
+			mu.Unlock()
+		}
+	})
 	for i, err := range errs {
 		if err != nil {
 			return nil, fmt.Errorf("preprocess: graph %d: %w", i, err)

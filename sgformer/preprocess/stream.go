@@ -9,11 +9,10 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"github.com/sgformer/sgformer/internal/atomicfile"
 	"github.com/sgformer/sgformer/internal/memory"
+	"github.com/sgformer/sgformer/internal/parallel"
 	"github.com/sgformer/sgformer/sgformer/graph"
 	"github.com/sgformer/sgformer/sgformer/pe"
 )
@@ -59,20 +58,7 @@ func Write(path string, graphs []*graph.Graph, opt Options, workers int, progres
 	errs := make([]error, chunk)
 	for lo := 0; lo < len(graphs); lo += chunk {
 		part := graphs[lo:min(lo+chunk, len(graphs))]
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		for range min(workers, len(part)) {
-			wg.Go(func() {
-				for {
-					i := int(next.Add(1) - 1)
-					if i >= len(part) {
-						return
-					}
-					items[i], errs[i] = Graph(part[i], opt)
-				}
-			})
-		}
-		wg.Wait()
+		parallel.For(len(part), workers, func(i int) { items[i], errs[i] = Graph(part[i], opt) })
 		for i := range part {
 			if errs[i] != nil {
 				return false, fmt.Errorf("preprocess: graph %d: %w", lo+i, errs[i])

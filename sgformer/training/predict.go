@@ -3,9 +3,6 @@ package training
 import (
 	"fmt"
 	"math/rand/v2"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
@@ -13,6 +10,7 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
+	"github.com/sgformer/sgformer/internal/parallel"
 	"github.com/sgformer/sgformer/sgformer/batch"
 	"github.com/sgformer/sgformer/sgformer/graph"
 	"github.com/sgformer/sgformer/sgformer/metrics"
@@ -132,35 +130,21 @@ func (p *Predictor) PredictGraph(g *graph.Graph) ([]float64, error) {
 // index of errs, which is nil when every graph was predicted. err reports a failure of the
 // model itself.
 func (p *Predictor) PredictGraphs(gs []*graph.Graph, workers int) (preds [][]float64, errs []error, err error) {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
 	spec := p.batches.spec
 	examples := make([]batch.Example, len(gs))
 	all := make([]error, len(gs))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(workers, max(len(gs), 1)) {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(gs) {
-					return
-				}
-				g := gs[i]
-				if all[i] = p.check(g); all[i] != nil {
-					continue
-				}
-				item, err := preprocess.Graph(g, p.batches.preprocess)
-				if err != nil {
-					all[i] = err
-					continue
-				}
-				examples[i] = batch.Example{Graph: g, Item: item, Target: make([]float64, spec.Tasks)}
-			}
-		})
-	}
-	wg.Wait()
+	parallel.For(len(gs), workers, func(i int) {
+		g := gs[i]
+		if all[i] = p.check(g); all[i] != nil {
+			return
+		}
+		item, err := preprocess.Graph(g, p.batches.preprocess)
+		if err != nil {
+			all[i] = err
+			return
+		}
+		examples[i] = batch.Example{Graph: g, Item: item, Target: make([]float64, spec.Tasks)}
+	})
 	var ready []batch.Example
 	var at []int
 	for i, err := range all {
