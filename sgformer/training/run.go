@@ -292,9 +292,10 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 		if cfg.Schedule == Cosine {
 			st.setLR(ctx, scheduledLR(st.BaseLR, cfg.MinLearningRate, epoch, cfg.WarmupEpochs, epochs))
 		}
-		data.start(epoch)
 		lossSum, lossCount = 0, 0
-		if partial != nil { // resumed within this epoch
+		if partial == nil {
+			data.start(epoch)
+		} else { // resumed within this epoch
 			if err := data.resume(partial); err != nil {
 				return nil, resumeError(opt.Out, fmt.Errorf("checkpoint %s is %w: %v", filepath.Join(opt.Out, CheckpointDir), errCorrupt, err))
 			}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -42,44 +41,31 @@ func parseBench(line string) (benchResult, bool) {
 // step and inference pass of each round and the peak RSS of the process.
 func beforeAfterSection(file string) func(root string) (string, error) {
 	return func(root string) (string, error) {
-		f, err := os.Open(filepath.Join(root, file))
+		header, parts, err := readParts(filepath.Join(root, file))
 		if err != nil {
 			return "", err
 		}
-		defer f.Close()
 		type cell struct {
 			train, infer []string
 			rss          []string
 		}
 		cells := map[string]*cell{"before": {}, "after": {}}
-		var header []string
-		var cur *cell
-		rssLine := regexp.MustCompile(`^peak RSS (\d+) kB`)
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			line := sc.Text()
-			switch {
-			case strings.HasPrefix(line, "# "):
-				header = append(header, strings.TrimPrefix(line, "# "))
-			case strings.HasPrefix(line, "== "):
-				cur = cells[strings.Fields(line)[1]]
-			case cur == nil:
-			default:
-				if r, ok := parseBench(line); ok {
-					s := fmt.Sprintf("%.1f", r.seconds)
-					if strings.HasPrefix(r.name, "ZINCTrainStep") {
-						cur.train = append(cur.train, s)
-					} else {
-						cur.infer = append(cur.infer, s)
-					}
-				} else if m := rssLine.FindStringSubmatch(line); m != nil {
-					kb, _ := strconv.Atoi(m[1])
-					cur.rss = append(cur.rss, fmt.Sprintf("%.1f", float64(kb)/(1<<20)))
+		for _, p := range parts { // "before round 1, load 1.44"
+			c := cells[strings.Fields(p.name)[0]]
+			if c == nil {
+				continue
+			}
+			for _, r := range p.bench {
+				s := fmt.Sprintf("%.1f", r.seconds)
+				if strings.HasPrefix(r.name, "ZINCTrainStep") {
+					c.train = append(c.train, s)
+				} else {
+					c.infer = append(c.infer, s)
 				}
 			}
-		}
-		if err := sc.Err(); err != nil {
-			return "", err
+			if p.rssKB > 0 {
+				c.rss = append(c.rss, fmt.Sprintf("%.1f", p.rssKB/(1<<20)))
+			}
 		}
 		var b strings.Builder
 		fmt.Fprintf(&b, "`%s` (%s):\n\n", file, strings.Join(header, "; "))
@@ -134,8 +120,11 @@ func tupleOrderSection(file string) func(root string) (string, error) {
 	}
 }
 
-// cpuRun is one "== name" part of scripts/bench-cpu.sh's output.
-type cpuRun struct {
+// part is one "== NAME" part of a benchmark script's output (scripts/bench-cpu.sh,
+// scripts/bench-before-after.sh): its benchmark results, the CLI's JSON summary, and what GNU
+// time said of the process.
+type part struct {
+	name    string
 	bench   []benchResult
 	summary map[string]any // the CLI's JSON summary
 	rssKB   float64
@@ -144,22 +133,22 @@ type cpuRun struct {
 	failed  string // "exit status N" when the part failed
 }
 
-var timeLine = regexp.MustCompile(`^peak RSS (\d+) kB, wall ([0-9.]+) s, CPU (\S+)$`)
+var timeLine = regexp.MustCompile(`^peak RSS (\d+) kB, wall ([0-9.]+) s(?:, CPU (\S+))?$`)
 
-func readCPURuns(path string) (header []string, runs map[string]*cpuRun, err error) {
+// readParts reads a benchmark script's output: its "# " header lines and its parts, in order.
+func readParts(path string) (header []string, parts []*part, err error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	runs = map[string]*cpuRun{}
-	var cur *cpuRun
+	var cur *part
 	for _, line := range strings.Split(string(raw), "\n") {
 		switch {
 		case strings.HasPrefix(line, "# "):
 			header = append(header, strings.TrimPrefix(line, "# "))
 		case strings.HasPrefix(line, "== "):
-			cur = &cpuRun{}
-			runs[strings.TrimPrefix(line, "== ")] = cur
+			cur = &part{name: strings.TrimPrefix(line, "== ")}
+			parts = append(parts, cur)
 		case cur == nil:
 		case strings.HasPrefix(line, "{"):
 			if err := json.Unmarshal([]byte(line), &cur.summary); err != nil {
@@ -177,18 +166,22 @@ func readCPURuns(path string) (header []string, runs map[string]*cpuRun, err err
 			}
 		}
 	}
-	return header, runs, nil
+	return header, parts, nil
 }
 
 // cpuBenchmarksSection renders scripts/bench-cpu.sh's output: the preprocessing and model tables
 // of the README's Benchmarks.
 func cpuBenchmarksSection(file string) func(root string) (string, error) {
 	return func(root string) (string, error) {
-		header, runs, err := readCPURuns(filepath.Join(root, file))
+		header, parts, err := readParts(filepath.Join(root, file))
 		if err != nil {
 			return "", err
 		}
-		get := func(name string, benches int) (*cpuRun, error) {
+		runs := map[string]*part{}
+		for _, p := range parts {
+			runs[p.name] = p
+		}
+		get := func(name string, benches int) (*part, error) {
 			r := runs[name]
 			if r == nil || len(r.bench) < benches || (benches == 0 && r.summary == nil) {
 				return nil, fmt.Errorf("%s: no complete part %q", file, name)
