@@ -3,11 +3,14 @@
 Same configuration as `sgformer train --dataset zinc12k` (shared/notes/REFERENCE.md): product
 graph G□G with internal, external and point connectivities; atom + node-marking embedding
 (distance clamped to 5, one index for unreachable) at width hidden - k, concatenated with the
-k product-graph PE columns (exact k smallest eigenpairs, random sign flips in training); per
-layer GATConv(heads=4, concat, hidden/3 wide, self loops filled with the mean bond feature,
-bonds = ReLU(embedding) only in the logits) over internal and external edges, the GIN point
-update (1 + eps) x(s,v) + x(v,v) -> Linear, concatenation -> Linear -> BatchNorm -> ReLU;
-pooling sum / n per graph; head hidden -> 2 hidden -> ReLU -> 1; L1 loss, Adam 5e-4.
+k product-graph PE columns (the authors' procedure: products of the first floor(sqrt(k+1))
+non-trivial eigenvectors of L(G), or the exact k smallest eigenpairs; random sign flips in
+training); per layer GATConv(heads=4, concat, hidden/3 wide, self loops filled with the mean
+bond feature, bonds = ReLU(embedding) only in the logits) over internal and external edges,
+the GIN point update (1 + eps) x(s,v) + x(v,v) -> layer encoder, concatenation -> layer
+encoder -> BatchNorm -> ReLU, where the layer encoder is the authors' MLP (Linear -> BatchNorm
+-> ReLU -> Linear) or one Linear; pooling sum / n per graph; head hidden -> 2 hidden -> ReLU
+-> 1; L1 loss, Adam 5e-4.
 
 --product onthefly rebuilds each molecule's product graph (edge lists and node marks) every
 time it enters a batch, on the CPU, as the authors' data transform does; --product precomputed
@@ -15,7 +18,8 @@ builds them once. The PE is computed once in both (a pre-transform). Prints one 
 epoch with the training time and the test-pass time (CUDA-synchronised), then a summary line.
 
 `--check-product FILE` prints the product graph of a graph JSON in the format of
-`sgformer product` (for comparing the two implementations).
+`sgformer product`, and `--check-pe FILE` its PE in the format of `sgformer pe` (for comparing
+the two implementations).
 """
 
 import argparse
@@ -96,16 +100,21 @@ def product_graph(n, edges):
     return order(isrc, idst, ibond), order(esrc, edst, ebond), (psrc, pdst), marks
 
 
-def product_pe(n, edges, k):
-    """The k eigenvectors of the Laplacian of G□G with the smallest eigenvalues, as n*n x k
-    (v_i(s) v_j(v) for eigenpairs of L(G)), ties ordered by (i, j), zero-padded."""
+def product_pe(n, edges, k, mode):
+    """The product-graph PE as n*n x k, columns v_i(s) v_j(v) for eigenpairs (i, j) of L(G)
+    ordered by lambda_i + lambda_j, ties by (i, j), each v_i with its largest entry positive.
+    mode "exact": the k smallest eigenpairs of L(G□G); "reference" (the authors' code): pairs
+    of the first m = floor(sqrt(k+1)) non-trivial eigenvectors only, zero-padded to k."""
     a = np.zeros((n, n))
     for u, v, _ in edges:
         a[u, v] = a[v, u] = 1
     lam, vec = np.linalg.eigh(np.diag(a.sum(1)) - a)
-    big = np.abs(vec).argmax(0)
-    vec = vec * np.sign(vec[big, np.arange(n)])  # largest entry positive
-    i, j = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
+    big = (np.abs(vec) >= np.abs(vec).max(0) - 1e-9).argmax(0)  # as sgformer: the first within 1e-9
+    vec = vec * np.sign(vec[big, np.arange(n)])  # of the largest magnitude is made positive
+    idx = np.arange(n)
+    if mode == "reference":
+        idx = np.arange(1, 1 + min(math.isqrt(k + 1), n - 1))
+    i, j = np.meshgrid(idx, idx, indexing="ij")
     i, j = i.flatten(), j.flatten()
     total = lam[i] + lam[j]
     keys = np.round(total / max(1.0, lam.max()) * 1e7)
@@ -118,10 +127,10 @@ def product_pe(n, edges, k):
 class Example:
     """One molecule, its PE, and (precomputed mode) its product graph."""
 
-    def __init__(self, graph, y, k, precompute):
+    def __init__(self, graph, y, k, pe_mode, precompute):
         self.n, self.atoms, self.edges = graph
         self.y = y
-        self.pe = product_pe(self.n, self.edges, k)
+        self.pe = product_pe(self.n, self.edges, k, pe_mode)
         self.product = product_graph(self.n, self.edges) if precompute else None
 
     def connectivities(self):
@@ -209,18 +218,26 @@ def gat(kind, dim_in, out, heads, edge_dim):
                    fill_value="mean", negative_slope=0.2, dropout=0.0)
 
 
+def layer_encoder(kind, dim_in, out):
+    """The authors' layer encoder: their MLP (Linear -> BatchNorm -> ReLU -> Linear, hidden
+    width dim_in) or one Linear map."""
+    if kind == "linear":
+        return nn.Linear(dim_in, out)
+    return nn.Sequential(nn.Linear(dim_in, dim_in), nn.BatchNorm1d(dim_in), nn.ReLU(), nn.Linear(dim_in, out))
+
+
 class SAB(nn.Module):
     """Subgraph Attention Block: internal and external attention, point update, combine."""
 
-    def __init__(self, hidden, heads, kind):
+    def __init__(self, hidden, heads, kind, encoder):
         super().__init__()
         part = hidden // 3
         self.bond_int, self.bond_ext = nn.Embedding(4, hidden), nn.Embedding(4, hidden)
         self.att_int = gat(kind, hidden, part // heads, heads, hidden)
         self.att_ext = gat(kind, hidden, part // heads, heads, hidden)
         self.eps = nn.Parameter(torch.zeros(1))
-        self.point = nn.Linear(hidden, part)
-        self.combine = nn.Linear(3 * part, hidden)
+        self.point = layer_encoder(encoder, hidden, part)
+        self.combine = layer_encoder(encoder, 3 * part, hidden)
         self.norm = nn.BatchNorm1d(hidden)
 
     def forward(self, h, b):
@@ -231,11 +248,11 @@ class SAB(nn.Module):
 
 
 class Subgraphormer(nn.Module):
-    def __init__(self, hidden, layers, heads, k, kind):
+    def __init__(self, hidden, layers, heads, k, kind, encoder):
         super().__init__()
         self.atom = nn.Embedding(28, hidden - k)
         self.mark = nn.Embedding(MAX_DIS + 2, hidden - k)
-        self.blocks = nn.ModuleList(SAB(hidden, heads, kind) for _ in range(layers))
+        self.blocks = nn.ModuleList(SAB(hidden, heads, kind, encoder) for _ in range(layers))
         self.head = nn.Sequential(nn.Linear(hidden, 2 * hidden), nn.ReLU(), nn.Linear(2 * hidden, 1))
 
     def forward(self, b):
@@ -269,13 +286,25 @@ def main():
     ap.add_argument("--hidden", type=int, default=96)
     ap.add_argument("--heads", type=int, default=4)
     ap.add_argument("--pe-k", type=int, default=8)
+    ap.add_argument("--pe-mode", choices=["reference", "exact"], default="reference",
+                    help="the authors' PE procedure (the ZINC recipe's), or the exact k smallest eigenpairs")
+    ap.add_argument("--layer-encoder", choices=["mlp", "linear"], default="mlp",
+                    help="the maps of the point update and after the concatenation (the ZINC recipe: mlp)")
     ap.add_argument("--lr", type=float, default=5e-4)
     ap.add_argument("--train-subset", type=int, default=0, help="first N training molecules (0: all)")
     ap.add_argument("--eval-subset", type=int, default=0, help="first N test molecules (0: all)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
     ap.add_argument("--check-product", metavar="FILE", help="print the product graph of a graph JSON and exit")
+    ap.add_argument("--check-pe", metavar="FILE", help="print the PE (--pe-k, --pe-mode) of a graph JSON and exit")
     args = ap.parse_args()
+
+    if args.check_pe:
+        with open(args.check_pe) if args.check_pe != "-" else sys.stdin as f:
+            g = json.load(f)
+        pe = product_pe(g["num_nodes"], [(u, v, 1) for u, v in g["edges"]], args.pe_k, args.pe_mode)
+        print(json.dumps({"pe": pe.tolist()}, separators=(",", ":")))
+        return
 
     if args.check_product:
         with open(args.check_product) if args.check_product != "-" else sys.stdin as f:
@@ -296,12 +325,13 @@ def main():
     if args.eval_subset:
         test = test[: args.eval_subset]
     pre = args.product == "precomputed"
-    examples = {i: Example(graphs[i], labels[i], args.pe_k, pre) for i in train + test}
+    examples = {i: Example(graphs[i], labels[i], args.pe_k, args.pe_mode, pre) for i in train + test}
     prep = time.perf_counter() - t0
 
-    model = Subgraphormer(args.hidden, args.layers, args.heads, args.pe_k, args.gat).to(device)
+    model = Subgraphormer(args.hidden, args.layers, args.heads, args.pe_k, args.gat, args.layer_encoder).to(device)
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
-    info = {"product": args.product, "gat": args.gat, "device": str(device), "torch": torch.__version__,
+    info = {"product": args.product, "gat": args.gat, "pe_mode": args.pe_mode, "layer_encoder": args.layer_encoder,
+            "device": str(device), "torch": torch.__version__,
             "parameters": sum(p.numel() for p in model.parameters()), "preprocess_seconds": prep,
             "train_graphs": len(train), "test_graphs": len(test)}
     if device.type == "cuda":
