@@ -7,6 +7,7 @@
 #                                and BenchmarkZINCInference (one 128-molecule batch)
 #   build/gpu/data/zinc12k/      the ZINC-12k text export (ZINC_*.txt.gz, ZINC_splits.json)
 #   build/gpu/BUILD.txt          commit, Go version, sizes and the binary's requirements
+#   build/gpu/COMMIT, GLIBC      the commit built and the glibc it needs, for gpu-run.sh
 #
 # The binaries are gzipped (scripts/gpu-run.sh unpacks them in a second). The preprocessing
 # cache is not sent: sgformer computes ZINC-12k's (k = 8) at 8,400 graphs/s on 2 cores here.
@@ -57,6 +58,7 @@ total="$(du -sb "$out" | cut -f1)"
 	echo "build/gpu:  $total bytes to carry"
 } | tee "$out/BUILD.txt"
 echo "$glibc" >"$out/GLIBC"
+git describe --always --dirty >"$out/COMMIT"
 rm -rf build/gpu-tmp
 
 if ((total > limit)); then

@@ -1,38 +1,49 @@
 #!/usr/bin/env bash
-# The GPU plan (issue 6) as subcommands, each well under the device's 10 minutes per command,
-# run from the repository root on the H200 machine; logs and JSON go under $OUT/<subcommand>/.
+# The GPU plan (issue 12) as pieces, run from the repository root on the device machine; one
+# device call runs several pieces in order, each bounded by what is left of the call's budget.
 #
 #   check            machine, glibc and ldd of the binary, nvidia-smi, gpu-env.sh, a 1-epoch
 #                    ZINC run (128 training molecules) on xla:cuda
 #   parity           the same weights on the same graphs, pure Go vs xla:cuda (see below)
-#   speed EXEC       EXEC = sparse|dense: 3 epochs of the ZINC-12k recipe (batch 128, 6 × 96,
+#   speed:EXEC       EXEC = sparse|dense: 3 epochs of the ZINC-12k recipe (batch 128, 6 × 96,
 #                    k = 8) with nvidia-smi sampling utilisation and memory every 0.5 s, then
 #                    the per-batch benchmarks (training step, inference) of the same model
 #   pyg              bench/pyg/subgraphormer_pyg.py on the same data: on-the-fly and
 #                    precomputed product graphs, 3 epochs each
-#   zinc SEED        continue the 400-epoch ZINC-12k run of SEED for at most $ZINC_BUDGET_S
-#                    seconds (default 500), stopping at a checkpoint
-#   summary DIR...   (here, on fetched results) the speed table with the ours/PyG ratios
+#   zinc:S[,S...]    continue the 400-epoch ZINC-12k runs of seeds S… (results/zinc12k-gpu/runs/
+#                    seedS), all at the same time on the one GPU, with nvidia-smi sampling, for
+#                    what is left of the call (at most $ZINC_BUDGET_S seconds), stopping at a
+#                    checkpoint
+#
+# and, here, on what a call brought back:
+#
+#   collect DIR      unpack DIR/*.tar.gz into results/zinc12k-gpu/ (a piece's folder and a
+#                    seed's run replaced, DIR/pieces.jsonl appended to its pieces.jsonl)
+#   summary [DIR]    the speed table with the ours/PyG ratios (DIR: results/zinc12k-gpu)
 #
 # Prepare here: scripts/gpu-build.sh (build/gpu/: the gzipped binaries and the ZINC text
-# export, 18 MB), then make these `run` calls (command, carry):
+# export, 19 MB), then make `run` calls with carry ["build/gpu"], e.g.
 #
-#   run  scripts/gpu-run.sh check          carry ["build/gpu"]
-#   run  scripts/gpu-run.sh parity         carry ["build/gpu"]
-#   run  scripts/gpu-run.sh speed sparse   carry ["build/gpu"]
-#   run  scripts/gpu-run.sh speed dense    carry ["build/gpu"]
-#   run  scripts/gpu-run.sh pyg            carry ["build/gpu"]
-#   run  scripts/gpu-run.sh zinc 0         carry ["build/gpu", "build/gpu-runs/zinc-seed0"]
+#   run  scripts/gpu-run.sh check parity speed:sparse
+#   run  scripts/gpu-run.sh speed:sparse speed:dense pyg      (one call: timings compared)
+#   run  scripts/gpu-run.sh zinc:0,1,2
 #
-# and after each `zinc S` copy the returned files_at/zinc/seedS to build/gpu-runs/zinc-seedS
-# (replacing it) so the next `zinc S` call carries and resumes it. A missing
-# build/gpu-runs/zinc-seedS is fine for the first piece (the tool drops carry paths it lacks).
+# then `scripts/gpu-run.sh collect FILES_AT` and commit results/zinc12k-gpu after every call:
+# the seeds' runs travel to the next call (and the next lucky session) as tracked files.
 #
-# Stopping in time: `sgformer train --time-limit` ends at the last epoch boundary before the
-# budget, with its checkpoint; `timeout` (budget + 60 s) is the safety net. Checkpoints are
-# written to a staging folder and renamed into place (sgformer/training), so a kill loses at most
-# the epoch in progress; a metrics.jsonl line of an epoch whose checkpoint was not saved is
-# dropped here before resuming (--resume would redo that epoch).
+# What comes back. The device returns at most 8 files from $OUT, at most two folders down, so
+# every piece works in $SGFORMER_GPU_WORK (default build/gpu-work) and leaves one tarball,
+# $OUT/PIECE.tar.gz (zinc:S…: one per seed, runs-seedS.tar.gz, plus the piece's logs), and a
+# line in $OUT/pieces.jsonl: piece, date, GPU, exit status, seconds and the piece's
+# result.json. A piece that fails is recorded and the next one still runs; the exit status is
+# that of the first failure. Training runs' variables are left out of the tarballs, except the
+# seeds' (their checkpoint and best model, 6.7 MB each).
+#
+# Time. The device kills a command at 600 s; the pieces of one call share $GPU_CALL_BUDGET_S
+# (default 540), each run under `timeout` with what is left (a piece with under 60 s left is
+# skipped and recorded so). zinc gives sgformer `--time-limit` (it stops at an epoch boundary
+# with its checkpoint) and SIGTERM as the safety net (sgformer then saves the epoch in progress
+# at its step, and --resume continues from there exactly).
 #
 # Parity: a model trained 1 epoch on 64 molecules with the pure-Go backend, then
 # `sgformer eval` (validation and test MAE over 1000 + 1000 graphs) and `sgformer predict`
@@ -44,12 +55,14 @@
 #
 # SGFORMER_GPU_DRYRUN=1 runs every piece here on the CPU: the pure-Go backend instead of
 # xla:cuda, a 2-layer × 24 model on fewer molecules, no nvidia-smi, torch's own GAT when
-# torch_geometric is absent.
+# torch_geometric is absent ($SGFORMER_PYTHON: the Python with torch).
 set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
 OUT="${OUT:-$repo/build/gpu-out}"
+work="${SGFORMER_GPU_WORK:-$repo/build/gpu-work}"
+results="${SGFORMER_GPU_RESULTS:-results/zinc12k-gpu}"
 dry="${SGFORMER_GPU_DRYRUN:-0}"
 gpu=build/gpu
 data=$gpu/data/zinc12k # relative: run.json stores it, and the tree's path may change
@@ -92,11 +105,11 @@ gpu_env() {
 	source scripts/gpu-env.sh || die "scripts/gpu-env.sh failed"
 }
 
-# smi_start DIR samples GPU utilisation and memory into DIR/smi.csv until smi_stop.
+# smi_start FILE samples GPU utilisation and memory into FILE until smi_stop.
 smi_pid=""
 smi_start() {
 	if command -v nvidia-smi >/dev/null; then
-		nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used,memory.total --format=csv,noheader,nounits -lms 500 >"$1/smi.csv" &
+		nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used,memory.total --format=csv,noheader,nounits -lms 500 >"$1" &
 		smi_pid=$!
 	fi
 }
@@ -137,9 +150,16 @@ zinc_graph() {
 		}' <(gunzip -c $data/ZINC_Nodes.txt.gz) <(gunzip -c $data/ZINC_Edges.txt.gz)
 }
 
-cmd_check() {
-	local dir="$OUT/check"
-	mkdir -p "$dir"
+# drop_variables RUN deletes the checkpoints of a timing run (not needed back here).
+drop_variables() {
+	rm -rf "$1/checkpoint" "$1/best" "$1"/checkpoint.* "$1"/best.*
+}
+
+# Each piece_* runs in its own process (errexit applies inside it), in the folder it is given,
+# and writes result.json there.
+
+piece_check() {
+	local dir="$1"
 	{
 		uname -a
 		ldd --version | head -n 1
@@ -159,12 +179,12 @@ cmd_check() {
 	"$bin/sgformer" train --dataset zinc12k --data-dir $data --cache-dir $cache --train-subset $subset \
 		--batch-size 32 --epochs 1 "${small[@]}" --backend $backend --out "$dir/run" \
 		>"$dir/summary.json" 2> >(tee "$dir/train.log" >&2)
-	echo "{\"backend\":\"$backend\",\"glibc\":\"$have\",\"seconds\":$((SECONDS - start)),\"epoch_seconds\":$(seconds_json "$dir/run/metrics.jsonl")}" | tee "$dir/result.json"
+	drop_variables "$dir/run"
+	echo "{\"backend\":\"$backend\",\"glibc\":\"$have\",\"seconds\":$((SECONDS - start)),\"epoch_seconds\":$(seconds_json "$dir/run/metrics.jsonl")}" >"$dir/result.json"
 }
 
-cmd_parity() {
-	local dir="$OUT/parity"
-	rm -rf "$dir" && mkdir -p "$dir"
+piece_parity() {
+	local dir="$1"
 	gpu_env >"$dir/gpu-env.txt"
 	"$bin/sgformer" train --dataset zinc12k --data-dir $data --cache-dir $cache --train-subset 64 \
 		--batch-size 32 --epochs 1 "${small[@]}" --backend go --out "$dir/run" >/dev/null 2>"$dir/train.log"
@@ -176,7 +196,8 @@ cmd_parity() {
 			"$bin/sgformer" predict --run "$dir/run" --graph "$dir/graph-$id.json" --backend "$b" >"$dir/predict-${b/:/-}-$id.json" 2>>"$dir/eval.log"
 		done
 	done
-	"$py" - "$dir" "$backend" "${PARITY_RTOL:-1e-3}" <<-'EOF' | tee "$dir/result.json"
+	drop_variables "$dir/run"
+	"$py" - "$dir" "$backend" "${PARITY_RTOL:-1e-3}" <<-'EOF'
 		import glob, json, os, sys
 		d, other, rtol = sys.argv[1], sys.argv[2].replace(":", "-"), float(sys.argv[3])
 		go = json.load(open(f"{d}/eval-go.json")); xla = json.load(open(f"{d}/eval-{other}.json"))
@@ -186,23 +207,23 @@ cmd_parity() {
 		    a = json.load(open(p))["prediction"][0]; b = json.load(open(f"{d}/predict-{other}-{gid}.json"))["prediction"][0]
 		    rows[f"graph {gid}"] = (a, b, abs(a - b) / (1 + abs(a)))
 		worst = max(r[2] for r in rows.values())
-		print(json.dumps({"backends": ["go", sys.argv[2]], "rtol": rtol, "max_rel_diff": worst, "pass": worst <= rtol,
-		                  "rows": {k: {"go": a, "other": b, "rel_diff": r} for k, (a, b, r) in rows.items()}}))
+		with open(f"{d}/result.json", "w") as f:
+		    json.dump({"backends": ["go", sys.argv[2]], "rtol": rtol, "max_rel_diff": worst, "pass": worst <= rtol,
+		               "rows": {k: {"go": a, "other": b, "rel_diff": r} for k, (a, b, r) in rows.items()}}, f)
 		sys.exit(0 if worst <= rtol else 1)
 	EOF
 }
 
-cmd_speed() {
-	local exec="${1:-}"
-	[[ "$exec" == sparse || "$exec" == dense ]] || die "usage: gpu-run.sh speed sparse|dense"
-	local dir="$OUT/speed/$exec" epochs=3 train=()
-	rm -rf "$dir" && mkdir -p "$dir"
+piece_speed() {
+	local dir="$1" exec="$2" epochs=3 train=()
+	[[ "$exec" == sparse || "$exec" == dense ]] || die "speed:$exec: want speed:sparse or speed:dense"
 	gpu_env >"$dir/gpu-env.txt"
 	if [[ "$dry" == 1 ]]; then epochs=2 train=(--train-subset 128); fi
-	smi_start "$dir"
+	smi_start "$dir/smi.csv"
 	"$bin/sgformer" train --dataset zinc12k --data-dir $data --cache-dir $cache "${train[@]}" "${small[@]}" \
 		--epochs $epochs --execution "$exec" --backend $backend --out "$dir/run" >/dev/null 2>"$dir/train.log"
 	smi_stop
+	drop_variables "$dir/run"
 	local util
 	util="$(smi_json "$dir/smi.csv")"
 	# One 128-molecule batch of the recipe's model: a training step and an inference pass.
@@ -219,100 +240,193 @@ cmd_speed() {
 		printf "\"train_step_s\":%s,\"inference_batch_s\":%s,\"est_train_epoch_s\":%.2f,\"est_test_pass_s\":%.3f,", s, i, 79 * s, 8 * i
 		t = steady - 16 * i # the epoch less its validation and test passes (null in dry runs, whose model is smaller)
 		printf "\"train_epoch_s\":%s,\"smi\":%s}\n", (t > 0 ? sprintf("%.2f", t) : "null"), u
-	}' | tee "$dir/result.json"
+	}' >"$dir/result.json"
 }
 
-cmd_pyg() {
-	local dir="$OUT/pyg" args=(--data "$data" --epochs 3)
-	rm -rf "$dir" && mkdir -p "$dir"
+piece_pyg() {
+	local dir="$1" args=(--data "$data" --epochs 3)
 	if [[ "$dry" == 1 ]]; then
 		args=(--data "$data" --epochs 1 --train-subset 128 --eval-subset 128 --layers 2 --hidden 24)
 		"$py" -c 'import torch_geometric' 2>/dev/null || args+=(--gat torch)
 	fi
 	local mode
 	for mode in onthefly precomputed; do
-		smi_start "$dir"
-		"$py" bench/pyg/subgraphormer_pyg.py "${args[@]}" --product "$mode" | tee "$dir/$mode.jsonl"
+		smi_start "$dir/smi-$mode.csv"
+		PYTHONUNBUFFERED=1 "$py" bench/pyg/subgraphormer_pyg.py "${args[@]}" --product "$mode" | tee "$dir/$mode.jsonl"
 		smi_stop
-		mv "$dir/smi.csv" "$dir/smi-$mode.csv" 2>/dev/null || true
 		smi_json "$dir/smi-$mode.csv" >"$dir/smi-$mode.json"
 	done
+	"$py" - "$dir" <<-'EOF'
+		import json, sys
+		d = sys.argv[1]
+		out = {}
+		for mode in ("onthefly", "precomputed"):
+		    lines = [json.loads(l) for l in open(f"{d}/{mode}.jsonl") if l.startswith("{")]
+		    out[mode] = {"summary": [l for l in lines if l.get("summary")], "smi": json.load(open(f"{d}/smi-{mode}.json")),
+		                 "peak_mem_mib": max((l["peak_mem_mib"] for l in lines if "peak_mem_mib" in l), default=None)}
+		json.dump(out, open(f"{d}/result.json", "w"))
+	EOF
 }
 
-# zinc_repair RUN drops metrics.jsonl lines of epochs after the checkpoint's.
-zinc_repair() {
-	local state="$1/checkpoint/state.json"
-	[[ -f "$state" ]] || state="$1/checkpoint.old/state.json"
-	[[ -f "$state" && -f "$1/metrics.jsonl" ]] || return 0
-	local last
-	last="$(grep -o '"epoch": *[0-9]*' "$state" | grep -o '[0-9]*$')"
-	awk -v e="$last" 'match($0, /"epoch":[0-9]+/) && substr($0, RSTART + 8, RLENGTH - 8) + 0 <= e' "$1/metrics.jsonl" >"$1/metrics.tmp"
-	mv "$1/metrics.tmp" "$1/metrics.jsonl"
-}
-
-cmd_zinc() {
-	local seed="${1:-}"
-	[[ "$seed" =~ ^[0-9]+$ ]] || die "usage: gpu-run.sh zinc SEED"
-	local run="$OUT/zinc/seed$seed" carried="build/gpu-runs/zinc-seed$seed"
-	local budget="${ZINC_BUDGET_S:-500}" total="${ZINC_EPOCHS:-400}"
-	mkdir -p "$(dirname "$run")"
-	rm -rf "$run"
-	[[ -d "$carried" ]] && cp -a "$carried" "$run"
-	gpu_env >/dev/null
-	local train=() args=() before=0
+# piece_zinc DIR SEEDS continues the runs of SEEDS (comma-separated) at the same time, from
+# $results/runs/seedS (tracked, so they travel with the tree) into $work/runs/seedS.
+piece_zinc() {
+	local dir="$1" seeds="${2//,/ }" left="$3"
+	local budget="${ZINC_BUDGET_S:-540}" total="${ZINC_EPOCHS:-400}" s
+	budget=$((budget < left - 30 ? budget : left - 30))
+	((budget > 0)) || die "no time left for training"
+	gpu_env >"$dir/gpu-env.txt"
+	local train=()
 	if [[ "$dry" == 1 ]]; then train=(--train-subset 64 --batch-size 32); fi
-	if [[ -f "$run/run.json" ]]; then
-		zinc_repair "$run"
-		before="$(grep -c . "$run/metrics.jsonl" || true)"
-		args=(--resume)
-	else
-		args=(--dataset zinc12k --data-dir "$data" --seed "$seed" "${train[@]}" "${small[@]}")
+	smi_start "$dir/smi.csv"
+	local pids=()
+	for s in $seeds; do
+		[[ "$s" =~ ^[0-9]+$ ]] || die "zinc:$2: seeds are numbers separated by commas"
+		local run="$work/runs/seed$s" args=() before=0
+		rm -rf "$run" && mkdir -p "$work/runs"
+		[[ -d "$results/runs/seed$s" ]] && cp -a "$results/runs/seed$s" "$run"
+		if [[ -f "$run/run.json" ]]; then
+			before="$(grep -c . "$run/metrics.jsonl" || true)"
+			args=(--resume)
+		else
+			args=(--dataset zinc12k --data-dir "$data" --seed "$s" "${train[@]}" "${small[@]}")
+		fi
+		echo "$before" >"$dir/seed$s.before"
+		if ((before >= total)); then
+			echo "gpu-run: seed $s has all $total epochs"
+			continue
+		fi
+		echo "gpu-run: seed $s: from epoch $before of $total (budget ${budget}s)"
+		"$bin/sgformer" train "${args[@]}" --epochs "$total" --time-limit "${budget}s" --cache-dir $cache \
+			--backend $backend --out "$run" >"$dir/seed$s.summary.json" 2>"$dir/seed$s.log" &
+		pids+=("$!:$s")
+	done
+	# On SIGTERM (the call's budget) every process of the group gets it; the runs save the epoch
+	# in progress at their step, and this waits for that before the piece is packed.
+	trap 'echo "gpu-run: terminated; waiting for the runs to save"; wait' TERM
+	local p rc=0 start=$SECONDS
+	for p in "${pids[@]}"; do
+		wait "${p%%:*}" || { rc=1; tail -n 20 "$dir/seed${p#*:}.log" >&2; }
+	done
+	smi_stop
+	{
+		printf '{"seconds":%d,"smi":%s,"seeds":[' $((SECONDS - start)) "$(smi_json "$dir/smi.csv")"
+		local sep=""
+		for s in $seeds; do
+			local m="$work/runs/seed$s/metrics.jsonl"
+			printf '%s{"seed":%s,"from_epoch":%s,"to_epoch":%s}' "$sep" "$s" "$(cat "$dir/seed$s.before")" "$(grep -c . "$m" 2>/dev/null || echo 0)"
+			sep=","
+		done
+		echo "]}"
+	} >"$dir/result.json"
+	return "$rc"
+}
+
+# record PIECE RC SECONDS DIR appends the piece's line to $OUT/pieces.jsonl.
+record() {
+	local result=null card
+	[[ -s "$4/result.json" ]] && result="$(tr -d '\n' <"$4/result.json")"
+	card="$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 || true)"
+	printf '{"piece":"%s","date":"%s","gpu":"%s","build":"%s","rc":%d,"seconds":%d,"result":%s}\n' \
+		"$1" "$(date -u +%FT%TZ)" "${card:-none}" "$(cat $gpu/COMMIT 2>/dev/null || echo unknown)" "$2" "$3" "$result" |
+		tee -a "$OUT/pieces.jsonl"
+}
+
+# run_piece PIECE runs one piece in a child process under what is left of the call's budget,
+# packs its folder into $OUT and records it; it returns the piece's exit status.
+run_piece() {
+	local piece="$1" name="${1//[:,]/-}" left=$((${GPU_CALL_BUDGET_S:-540} - SECONDS))
+	local dir="$work/$name"
+	rm -rf "$dir" && mkdir -p "$dir"
+	if ((left < 60)); then
+		echo "{\"skipped\":\"${left}s left of the call's budget\"}" >"$dir/result.json"
+		record "$piece" 0 0 "$dir"
+		return 0
 	fi
-	if ((before >= total)); then
-		echo "gpu-run: seed $seed has all $total epochs"
-	else
-		echo "gpu-run: seed $seed: from epoch $before of $total (budget ${budget}s)"
-		local start=$SECONDS rc=0
-		timeout -k 20 "$((budget + 60))" "$bin/sgformer" train "${args[@]}" --epochs "$total" --time-limit "${budget}s" \
-			--cache-dir $cache --backend $backend --out "$run" >"$run.summary.json" 2>"$run.log" || rc=$?
-		((rc == 0 || rc == 124)) || { tail -n 20 "$run.log" >&2; die "training failed (exit $rc), log in $run.log"; }
-		zinc_repair "$run"
-		echo "{\"seed\":$seed,\"from_epoch\":$before,\"to_epoch\":$(grep -c . "$run/metrics.jsonl"),\"seconds\":$((SECONDS - start)),\"timed_out\":$([[ $rc == 124 ]] && echo true || echo false)}" |
-			tee "$run.piece.json"
+	local start=$SECONDS rc
+	set +e
+	timeout -k 20 "$left" bash "$0" __piece "$piece" "$dir" "$left" 2>&1 | tee "$dir/output.txt"
+	rc=${PIPESTATUS[0]}
+	set -e
+	((rc != 124)) || echo "gpu-run: $piece stopped at the call's budget (${left}s left)" | tee -a "$dir/output.txt"
+	tar -czf "$OUT/$name.tar.gz" -C "$work" "$name"
+	if [[ "$piece" == zinc:* ]]; then
+		local s
+		local seeds="${piece#zinc:}"
+		for s in ${seeds//,/ }; do
+			[[ -d "$work/runs/seed$s" ]] && tar -czf "$OUT/runs-seed$s.tar.gz" -C "$work" "runs/seed$s"
+		done
 	fi
-	du -sh "$run"
+	record "$piece" "$rc" $((SECONDS - start)) "$dir"
+	return "$rc"
+}
+
+cmd_collect() {
+	local from="${1:-}" to="${2:-$results}"
+	[[ -d "$from" ]] || die "usage: gpu-run.sh collect FILES_AT [DEST]"
+	mkdir -p "$to"
+	local t name
+	for t in "$from"/*.tar.gz; do
+		[[ -e "$t" ]] || continue
+		name="$(basename "$t" .tar.gz)"
+		case "$name" in
+		runs-seed*) rm -rf "$to/runs/${name#runs-}" ;;
+		*) rm -rf "${to:?}/$name" ;;
+		esac
+		tar -xzf "$t" -C "$to"
+		echo "gpu-run: $t -> $to/$([[ $name == runs-seed* ]] && echo "runs/${name#runs-}" || echo "$name")"
+	done
+	[[ -f "$from/pieces.jsonl" ]] && cat "$from/pieces.jsonl" >>"$to/pieces.jsonl"
+	return 0
 }
 
 cmd_summary() {
-	(($# > 0)) || die "usage: gpu-run.sh summary RESULTS_DIR..."
-	"$py" - "$@" <<-'EOF'
+	"$py" - "${1:-$results}" <<-'EOF'
 		import glob, json, statistics, sys
-		for d in sys.argv[1:]:
-		    ours = {json.load(open(p))["execution"]: json.load(open(p)) for p in glob.glob(f"{d}/speed/*/result.json")}
-		    pyg = {}
-		    for mode in ("onthefly", "precomputed"):
-		        lines = [json.loads(l) for l in open(f"{d}/pyg/{mode}.jsonl") if l.startswith("{")] if glob.glob(f"{d}/pyg/{mode}.jsonl") else []
-		        ep = [l for l in lines if "train_seconds" in l][1:]  # the first epoch warms up
-		        if ep:
-		            pyg[mode] = (statistics.median(l["train_seconds"] for l in ep), statistics.median(l["test_seconds"] for l in ep))
-		    print("| implementation | train epoch (s) | test pass (s) | ours / PyG (train epoch) |\n|---|---:|---:|---|")
-		    print("| paper (A100, PyTorch) | 9.60 | 0.95 | |")
-		    for m, (tr, te) in pyg.items():
-		        print(f"| PyG, product graph {m} | {tr:.2f} | {te:.2f} | |")
-		    for e, r in sorted(ours.items()):
-		        t = r["train_epoch_s"] or r["est_train_epoch_s"]  # null when the epoch is shorter than its evaluation estimate
-		        ratios = ", ".join(f"{t / tr:.2f}× PyG {m}" for m, (tr, te) in pyg.items())
-		        print(f"| ours, {e} ({r['backend']}) | {t:.2f} (bench: {r['est_train_epoch_s']:.2f}) | {r['est_test_pass_s']:.2f} | {ratios} |")
+		d = sys.argv[1]
+		ours = {json.load(open(p))["execution"]: json.load(open(p)) for p in glob.glob(f"{d}/speed-*/result.json")}
+		pyg = {}
+		for mode in ("onthefly", "precomputed"):
+		    lines = [json.loads(l) for l in open(f"{d}/pyg/{mode}.jsonl") if l.startswith("{")] if glob.glob(f"{d}/pyg/{mode}.jsonl") else []
+		    ep = [l for l in lines if "train_seconds" in l][1:]  # the first epoch warms up
+		    if ep:
+		        pyg[mode] = (statistics.median(l["train_seconds"] for l in ep), statistics.median(l["test_seconds"] for l in ep))
+		print("| implementation | train epoch (s) | test pass (s) | ours / PyG (train epoch) |\n|---|---:|---:|---|")
+		print("| paper (A100, PyTorch) | 9.60 | 0.95 | |")
+		for m, (tr, te) in pyg.items():
+		    print(f"| PyG, product graph {m} | {tr:.2f} | {te:.2f} | |")
+		for e, r in sorted(ours.items()):
+		    t = r["train_epoch_s"] or r["est_train_epoch_s"]  # null when the epoch is shorter than its evaluation estimate
+		    ratios = ", ".join(f"{t / tr:.2f}× PyG {m}" for m, (tr, te) in pyg.items())
+		    print(f"| ours, {e} ({r['backend']}) | {t:.2f} (bench: {r['est_train_epoch_s']:.2f}) | {r['est_test_pass_s']:.2f} | {ratios} |")
 	EOF
 }
 
 sub="${1:-}"
-shift || true
 case "$sub" in
-check | parity | speed | pyg | zinc)
-	unpack
-	"cmd_$sub" "$@"
+__piece) # __piece PIECE DIR LEFT, in the child process of run_piece
+	case "$2" in
+	check | parity | pyg) "piece_$2" "$3" ;;
+	speed:*) piece_speed "$3" "${2#speed:}" ;;
+	zinc:*) piece_zinc "$3" "${2#zinc:}" "$4" ;;
+	*) die "unknown piece $2" ;;
+	esac
 	;;
-summary) cmd_summary "$@" ;;
-*) die "usage: gpu-run.sh check|parity|speed sparse|dense|pyg|zinc SEED|summary DIR..." ;;
+collect) cmd_collect "${@:2}" ;;
+summary) cmd_summary "${@:2}" ;;
+check | parity | pyg | speed:* | zinc:*)
+	for p in "$@"; do
+		[[ "$p" =~ ^(check|parity|pyg|speed:(sparse|dense)|zinc:[0-9]+(,[0-9]+)*)$ ]] || die "unknown piece $p"
+	done
+	unpack
+	mkdir -p "$OUT" "$work"
+	status=0
+	for p in "$@"; do
+		rc=0
+		run_piece "$p" || rc=$?
+		((status != 0)) || status=$rc
+	done
+	exit $status
+	;;
+*) die "usage: gpu-run.sh PIECE... (check, parity, speed:sparse, speed:dense, pyg, zinc:S[,S...]) | collect DIR [DEST] | summary [DIR]" ;;
 esac

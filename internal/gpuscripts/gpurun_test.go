@@ -1,0 +1,102 @@
+package gpuscripts
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// gpuRun runs scripts/gpu-run.sh with args and returns its combined output and error.
+func gpuRun(t *testing.T, env []string, args ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command("bash", append([]string{filepath.Join(repoRoot(t), "scripts", "gpu-run.sh")}, args...)...)
+	cmd.Env = append([]string{"PATH=/usr/bin:/bin", "HOME=" + t.TempDir()}, env...)
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// write creates root/rel holding text.
+func write(t *testing.T, root, rel, text string) {
+	t.Helper()
+	p := filepath.Join(root, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// read returns the text of root/rel, or "missing".
+func read(t *testing.T, root, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, rel))
+	if os.IsNotExist(err) {
+		return "missing"
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// tarGz packs the folder top of root into dir/name.tar.gz, as gpu-run.sh does on the device.
+func tarGz(t *testing.T, dir, name, root, top string) {
+	t.Helper()
+	if out, err := exec.Command("tar", "-czf", filepath.Join(dir, name+".tar.gz"), "-C", root, top).CombinedOutput(); err != nil {
+		t.Fatalf("tar: %v\n%s", err, out)
+	}
+}
+
+// What a device call brings back replaces a piece's folder and a seed's run, and adds to the
+// record of pieces; what it does not bring back is kept.
+func TestGPURunCollect(t *testing.T) {
+	device, back, dest := t.TempDir(), t.TempDir(), t.TempDir()
+	write(t, device, "speed-sparse/result.json", `{"new":true}`)
+	write(t, device, "runs/seed0/metrics.jsonl", "epoch 1\nepoch 2\n")
+	tarGz(t, back, "speed-sparse", device, "speed-sparse")
+	tarGz(t, back, "runs-seed0", device, "runs/seed0")
+	write(t, back, "pieces.jsonl", `{"piece":"speed:sparse"}`+"\n")
+
+	write(t, dest, "speed-sparse/old.txt", "from an earlier call")
+	write(t, dest, "runs/seed0/checkpoint/stale", "an older checkpoint")
+	write(t, dest, "runs/seed1/metrics.jsonl", "epoch 1\n")
+	write(t, dest, "pieces.jsonl", `{"piece":"check"}`+"\n")
+
+	if out, err := gpuRun(t, nil, "collect", back, dest); err != nil {
+		t.Fatalf("collect: %v\n%s", err, out)
+	}
+	for rel, want := range map[string]string{
+		"speed-sparse/result.json":    `{"new":true}`,
+		"speed-sparse/old.txt":        "missing",
+		"runs/seed0/metrics.jsonl":    "epoch 1\nepoch 2\n",
+		"runs/seed0/checkpoint/stale": "missing",
+		"runs/seed1/metrics.jsonl":    "epoch 1\n",
+		"pieces.jsonl":                `{"piece":"check"}` + "\n" + `{"piece":"speed:sparse"}` + "\n",
+	} {
+		if got := read(t, dest, rel); got != want {
+			t.Errorf("%s = %q, want %q", rel, got, want)
+		}
+	}
+}
+
+// A call with a misspelt piece fails at once, before any device time is spent on the others.
+func TestGPURunRejectsUnknownPiece(t *testing.T) {
+	out := t.TempDir()
+	for _, args := range [][]string{
+		{"check", "speed:fast"},
+		{"zinc:0,x"},
+		{"zinc:"},
+		{"check", "summary"},
+	} {
+		got, err := gpuRun(t, []string{"OUT=" + out, "SGFORMER_GPU_WORK=" + t.TempDir()}, args...)
+		if err == nil || !strings.Contains(got, "gpu-run: unknown piece") {
+			t.Errorf("gpu-run.sh %v: %v, output %q; want an error naming the piece", args, err, got)
+		}
+	}
+	if entries, _ := os.ReadDir(out); len(entries) != 0 {
+		t.Errorf("OUT holds %d entries after rejected calls, want none", len(entries))
+	}
+}
