@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/schollz/progressbar/v3"
+
+	"github.com/sgformer/sgformer/internal/term"
 )
 
 // Download fetches the dataset name's canonical archive into dir, unless dir already holds
@@ -36,7 +38,8 @@ func Download(ctx context.Context, name, dir string, progress io.Writer) error {
 // them where the source says so), checks each against its SHA-256 (or the dataset against
 // s.Digest) and only then moves them into dir, so that dir never holds a partial or corrupt file. It does
 // nothing when dir already holds every file with the right checksum. progress, if not nil,
-// receives a progress bar. When the network is unreachable the error says how to obtain the
+// receives a progress bar when it is a terminal, else a line every 30 s and one per file at the
+// end. When the network is unreachable the error says how to obtain the
 // files by hand.
 //
 // A failed download removes what it created (.download, and dir if it made it), except what
@@ -275,18 +278,29 @@ func fetch(ctx context.Context, client *http.Client, url, path string, progress 
 		return err
 	}
 	var w io.Writer = f
+	var log *progressLines
 	if progress != nil {
 		total := int64(-1)
 		if resp.ContentLength >= 0 {
 			total = have + resp.ContentLength
 		}
-		bar := progressbar.NewOptions64(total, progressbar.OptionSetWriter(progress), progressbar.OptionShowBytes(true),
-			progressbar.OptionSetDescription("download "+filepath.Base(path)), progressbar.OptionSetPredictTime(true),
-			progressbar.OptionThrottle(500*time.Millisecond), progressbar.OptionOnCompletion(func() { fmt.Fprintln(progress) }))
-		bar.Set64(have)
-		w = io.MultiWriter(f, bar)
+		what := "download " + filepath.Base(path)
+		if term.Is(progress) {
+			bar := progressbar.NewOptions64(total, progressbar.OptionSetWriter(progress), progressbar.OptionShowBytes(true),
+				progressbar.OptionSetDescription(what), progressbar.OptionSetPredictTime(true),
+				progressbar.OptionThrottle(500*time.Millisecond), progressbar.OptionOnCompletion(func() { fmt.Fprintln(progress) }))
+			bar.Set64(have)
+			w = io.MultiWriter(f, bar)
+		} else {
+			log = &progressLines{w: progress, what: what, total: total, done: have, first: have, start: time.Now(), every: 30 * time.Second}
+			log.logged = log.start
+			w = io.MultiWriter(f, log)
+		}
 	}
 	_, err = io.Copy(w, resp.Body)
+	if log != nil && err == nil {
+		log.finish()
+	}
 	if err == nil {
 		err = f.Sync()
 	}
@@ -297,6 +311,38 @@ func fetch(ctx context.Context, client *http.Client, url, path string, progress 
 		return err // the partial file stays, to resume from
 	}
 	return os.Rename(part, path)
+}
+
+// progressLines reports a download's progress in a log: a line at most every interval with the
+// megabytes done, the rate and the ETA, and one at the end.
+type progressLines struct {
+	w                  io.Writer
+	what               string
+	total, done, first int64 // total is -1 when the server does not say
+	start, logged      time.Time
+	every              time.Duration
+}
+
+func (p *progressLines) Write(b []byte) (int, error) {
+	p.done += int64(len(b))
+	if now := time.Now(); now.Sub(p.logged) >= p.every {
+		p.logged = now
+		rate := float64(p.done-p.first) / now.Sub(p.start).Seconds()
+		line := fmt.Sprintf("%s: %.1f MB", p.what, float64(p.done)/1e6)
+		if p.total >= 0 {
+			eta := time.Duration(float64(p.total-p.done) / rate * float64(time.Second)).Round(time.Second)
+			line = fmt.Sprintf("%s of %.1f MB  %.2g MB/s  eta %v", line, float64(p.total)/1e6, rate/1e6, eta)
+		} else {
+			line = fmt.Sprintf("%s  %.2g MB/s", line, rate/1e6)
+		}
+		fmt.Fprintln(p.w, line)
+	}
+	return len(b), nil
+}
+
+// finish writes the closing line.
+func (p *progressLines) finish() {
+	fmt.Fprintf(p.w, "%s: %.1f MB in %v\n", p.what, float64(p.done)/1e6, time.Since(p.start).Round(time.Second))
 }
 
 // unpack extracts the files under prefix in the zip archive into dir, without the prefix.

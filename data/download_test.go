@@ -110,8 +110,11 @@ func TestDownload(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, ".download")); err == nil {
 		t.Error(".download left behind")
 	}
-	if len(srv.ranges) != 1 || !strings.HasPrefix(srv.ranges[0], "bytes=") || !strings.Contains(progress.String(), "download toy.zip") {
+	if len(srv.ranges) != 1 || !strings.HasPrefix(srv.ranges[0], "bytes=") || !strings.Contains(progress.String(), "download toy.zip: ") {
 		t.Errorf("requests with ranges %q, progress %q", srv.ranges, progress.String())
+	}
+	if strings.Contains(progress.String(), "\r") { // progress is not a terminal: lines, no bar
+		t.Errorf("progress into a buffer redraws a bar: %q", progress.String())
 	}
 	// Everything present with the right checksums: no request at all.
 	if err := src.Download(context.Background(), dir, srv.Client(), nil); err != nil || len(srv.ranges) != 1 {
@@ -302,5 +305,31 @@ func TestDownloadZINC(t *testing.T) {
 	}
 	if got, err := LoadWith("zinc-full", fullDir, LoadOptions{NoVerify: true}); err != nil || len(got.Graphs) != 13 {
 		t.Fatalf("downloaded ZINC-full: %v", err)
+	}
+}
+
+// In a log, a download's progress is a line per interval, with the ETA when the size is known.
+func TestProgressLines(t *testing.T) {
+	for _, tc := range []struct {
+		total int64
+		want  []string
+	}{
+		{3e6, []string{"get f: 2.0 MB of 3.0 MB  ", " eta ", "get f: 3.0 MB of 3.0 MB  ", "get f: 3.0 MB in "}},
+		{-1, []string{"get f: 2.0 MB  ", "get f: 3.0 MB  ", "get f: 3.0 MB in "}},
+	} {
+		var log bytes.Buffer
+		p := &progressLines{w: &log, what: "get f", total: tc.total, done: 1e6, first: 1e6, start: time.Now().Add(-time.Second), every: 0}
+		p.Write(make([]byte, 1e6))
+		p.Write(make([]byte, 1e6))
+		p.finish()
+		got := log.String()
+		if n := strings.Count(got, "\n"); n != 3 {
+			t.Errorf("total %d: %d lines, want 3:\n%s", tc.total, n, got)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("total %d: no %q in\n%s", tc.total, w, got)
+			}
+		}
 	}
 }

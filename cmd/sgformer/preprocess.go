@@ -13,6 +13,7 @@ import (
 
 	"github.com/sgformer/sgformer/data"
 	"github.com/sgformer/sgformer/internal/memory"
+	"github.com/sgformer/sgformer/internal/term"
 	"github.com/sgformer/sgformer/sgformer/preprocess"
 	"github.com/sgformer/sgformer/sgformer/product"
 	"github.com/sgformer/sgformer/sgformer/training"
@@ -68,7 +69,7 @@ func preprocessCmd(args []string, io stdio) error {
 	path := filepath.Join(*out, preprocess.CacheName(training.CacheStem(ds.Name), opt))
 	start := time.Now()
 	var progress func(done int)
-	if isTerminal(io.err) {
+	if term.Is(io.err) {
 		bar := progressbar.NewOptions(len(ds.Graphs),
 			progressbar.OptionSetWriter(io.err),
 			progressbar.OptionSetDescription("preprocess "+ds.Name),

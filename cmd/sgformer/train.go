@@ -19,6 +19,7 @@ import (
 	"github.com/gomlx/gomlx/ui/commandline"
 
 	"github.com/sgformer/sgformer/data"
+	"github.com/sgformer/sgformer/internal/term"
 	"github.com/sgformer/sgformer/sgformer/backend"
 	"github.com/sgformer/sgformer/sgformer/metrics"
 	"github.com/sgformer/sgformer/sgformer/model"
@@ -330,7 +331,7 @@ func runTraining(ctx *context.Context, d *dataFlags, opt training.Options, backe
 		return nil, err
 	}
 	opt.Log = io.err
-	if isTerminal(io.err) { // a progress bar redrawn in place has no place in a log file
+	if term.Is(io.err) { // a progress bar redrawn in place has no place in a log file
 		opt.Progress = io.err
 	}
 	stop, release := interrupts(io)
@@ -341,16 +342,6 @@ func runTraining(ctx *context.Context, d *dataFlags, opt training.Options, backe
 		return sum, interrupted{fmt.Sprintf("%v; continue with: sgformer train --resume --out %s", err, opt.Out)}
 	}
 	return sum, err
-}
-
-// isTerminal reports whether w is a terminal.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // interrupts returns a channel closed on the first SIGINT or SIGTERM, announced on io.err, after

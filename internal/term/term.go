@@ -1,0 +1,18 @@
+// Package term tells a terminal from a log: progress bars redrawn in place belong on the first,
+// lines at intervals in the second.
+package term
+
+import (
+	"io"
+	"os"
+)
+
+// Is reports whether w is a terminal.
+func Is(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
