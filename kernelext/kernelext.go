@@ -19,6 +19,11 @@
 //	live := kernelext.LiveTraining("mae", 40)
 //	summary, err := training.Train(ctx, task, training.Options{Out: dir, Backend: backend,
 //		OnEpoch: live.OnEpoch, Progress: live})
+//
+// In a notebook, importing the package also sets the Go runtime's soft memory limit to 90 % of
+// the memory available (the container's cgroup limit on Binder), as the sgformer command does
+// (unless $GOMEMLIMIT is set): a cell that trains then collects its garbage rather than being
+// killed for it.
 package kernelext
 
 import (
@@ -27,7 +32,19 @@ import (
 	"fmt"
 
 	"github.com/janpfeifer/gonb/gonbui"
+
+	"github.com/sgformer/sgformer/internal/memory"
 )
+
+func init() { limitMemory(gonbui.IsNotebook) }
+
+// limitMemory sets the soft memory limit in a notebook and returns it (0: none set).
+func limitMemory(inNotebook bool) int64 {
+	if !inNotebook {
+		return 0
+	}
+	return memory.SoftLimit(0.9)
+}
 
 // ErrNotInKernel is returned by the functions that display something when the program does
 // not run in a GoNB kernel (gonbui.IsNotebook is false): nothing was displayed.

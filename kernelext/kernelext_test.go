@@ -4,9 +4,11 @@ import (
 	"errors"
 	"math"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"testing"
 
+	"github.com/sgformer/sgformer/internal/memory"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
@@ -214,5 +216,23 @@ func TestLatestLine(t *testing.T) {
 		if got := latestLine(in); got != want {
 			t.Errorf("latestLine(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// In a notebook the soft memory limit is set, as by the sgformer command; elsewhere (a test, a
+// program that only builds HTML) the process's limit is left alone.
+func TestLimitMemory(t *testing.T) {
+	before := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(before)
+	t.Setenv("GOMEMLIMIT", "")
+	if got := limitMemory(false); got != 0 || debug.SetMemoryLimit(-1) != before {
+		t.Errorf("outside a notebook: limit %d set, runtime limit %d, want none and %d", got, debug.SetMemoryLimit(-1), before)
+	}
+	if avail, _ := memory.Available(); avail == math.MaxInt64 {
+		t.Skip("no figure of the memory available on this system")
+	}
+	got := limitMemory(true)
+	if got <= 0 || debug.SetMemoryLimit(-1) != got {
+		t.Errorf("in a notebook: limit %d, runtime limit %d; want a positive limit, set", got, debug.SetMemoryLimit(-1))
 	}
 }
