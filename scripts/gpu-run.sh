@@ -11,15 +11,15 @@
 #   pyg              bench/pyg/subgraphormer_pyg.py on the same data: on-the-fly and
 #                    precomputed product graphs, 3 epochs each
 #   zinc:S[,S...]    continue the 400-epoch ZINC-12k runs of seeds S… (results/zinc12k-gpu/runs/
-#                    seedS), all at the same time on the one GPU, with nvidia-smi sampling, for
+#                    seed-S), all at the same time on the one GPU, with nvidia-smi sampling, for
 #                    what is left of the call (at most $ZINC_BUDGET_S seconds), stopping at a
 #                    checkpoint
 #
 # and, here, on what a call brought back:
 #
 #   collect DIR      unpack DIR/*.tar.gz into results/zinc12k-gpu/ (a piece's folder and a
-#                    seed's run replaced, DIR/pieces.jsonl appended to its pieces.jsonl)
-#   summary [DIR]    the speed table with the ours/PyG ratios (DIR: results/zinc12k-gpu)
+#                    seed's run replaced, DIR/pieces.jsonl appended to its pieces.jsonl), from
+#                    which `go run ./internal/cmd/readme` renders the README's GPU section
 #
 # Prepare here: scripts/gpu-build.sh (build/gpu/: the gzipped binaries and the ZINC text
 # export, 19 MB), then make `run` calls with carry ["build/gpu"], e.g.
@@ -33,9 +33,9 @@
 #
 # What comes back. The device returns at most 8 files from $OUT, at most two folders down, so
 # every piece works in $SGFORMER_GPU_WORK (default build/gpu-work) and leaves one tarball,
-# $OUT/PIECE.tar.gz (zinc:S…: one per seed, runs-seedS.tar.gz, plus the piece's logs), and a
-# line in $OUT/pieces.jsonl: piece, date, GPU, exit status, seconds and the piece's
-# result.json. A piece that fails is recorded and the next one still runs; the exit status is
+# $OUT/PIECE.tar.gz (zinc:S…: one per seed, runs-seed-S.tar.gz, plus the piece's logs), and a
+# line in $OUT/pieces.jsonl: piece, the call's start, date, GPU, build, exit status, seconds
+# and the piece's result.json. A piece that fails is recorded and the next one still runs; the exit status is
 # that of the first failure. Training runs' variables are left out of the tarballs, except the
 # seeds' (their checkpoint and best model, 6.7 MB each).
 #
@@ -269,7 +269,7 @@ piece_pyg() {
 }
 
 # piece_zinc DIR SEEDS continues the runs of SEEDS (comma-separated) at the same time, from
-# $results/runs/seedS (tracked, so they travel with the tree) into $work/runs/seedS.
+# $results/runs/seed-S (tracked, so they travel with the tree) into $work/runs/seed-S.
 piece_zinc() {
 	local dir="$1" seeds="${2//,/ }" left="$3"
 	local budget="${ZINC_BUDGET_S:-540}" total="${ZINC_EPOCHS:-400}" s
@@ -282,9 +282,9 @@ piece_zinc() {
 	local pids=()
 	for s in $seeds; do
 		[[ "$s" =~ ^[0-9]+$ ]] || die "zinc:$2: seeds are numbers separated by commas"
-		local run="$work/runs/seed$s" args=() before=0
+		local run="$work/runs/seed-$s" args=() before=0
 		rm -rf "$run" && mkdir -p "$work/runs"
-		[[ -d "$results/runs/seed$s" ]] && cp -a "$results/runs/seed$s" "$run"
+		[[ -d "$results/runs/seed-$s" ]] && cp -a "$results/runs/seed-$s" "$run"
 		if [[ -f "$run/run.json" ]]; then
 			before="$(grep -c . "$run/metrics.jsonl" || true)"
 			args=(--resume)
@@ -313,7 +313,7 @@ piece_zinc() {
 		printf '{"seconds":%d,"smi":%s,"seeds":[' $((SECONDS - start)) "$(smi_json "$dir/smi.csv")"
 		local sep=""
 		for s in $seeds; do
-			local m="$work/runs/seed$s/metrics.jsonl"
+			local m="$work/runs/seed-$s/metrics.jsonl"
 			printf '%s{"seed":%s,"from_epoch":%s,"to_epoch":%s}' "$sep" "$s" "$(cat "$dir/seed$s.before")" "$(grep -c . "$m" 2>/dev/null || echo 0)"
 			sep=","
 		done
@@ -327,8 +327,8 @@ record() {
 	local result=null card
 	[[ -s "$4/result.json" ]] && result="$(tr -d '\n' <"$4/result.json")"
 	card="$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 || true)"
-	printf '{"piece":"%s","date":"%s","gpu":"%s","build":"%s","rc":%d,"seconds":%d,"result":%s}\n' \
-		"$1" "$(date -u +%FT%TZ)" "${card:-none}" "$(cat $gpu/COMMIT 2>/dev/null || echo unknown)" "$2" "$3" "$result" |
+	printf '{"piece":"%s","call":"%s","date":"%s","gpu":"%s","build":"%s","rc":%d,"seconds":%d,"result":%s}\n' \
+		"$1" "$call" "$(date -u +%FT%TZ)" "${card:-none}" "$(cat $gpu/COMMIT 2>/dev/null || echo unknown)" "$2" "$3" "$result" |
 		tee -a "$OUT/pieces.jsonl"
 }
 
@@ -354,7 +354,7 @@ run_piece() {
 		local s
 		local seeds="${piece#zinc:}"
 		for s in ${seeds//,/ }; do
-			[[ -d "$work/runs/seed$s" ]] && tar -czf "$OUT/runs-seed$s.tar.gz" -C "$work" "runs/seed$s"
+			[[ -d "$work/runs/seed-$s" ]] && tar -czf "$OUT/runs-seed-$s.tar.gz" -C "$work" "runs/seed-$s"
 		done
 	fi
 	record "$piece" "$rc" $((SECONDS - start)) "$dir"
@@ -380,28 +380,6 @@ cmd_collect() {
 	return 0
 }
 
-cmd_summary() {
-	"$py" - "${1:-$results}" <<-'EOF'
-		import glob, json, statistics, sys
-		d = sys.argv[1]
-		ours = {json.load(open(p))["execution"]: json.load(open(p)) for p in glob.glob(f"{d}/speed-*/result.json")}
-		pyg = {}
-		for mode in ("onthefly", "precomputed"):
-		    lines = [json.loads(l) for l in open(f"{d}/pyg/{mode}.jsonl") if l.startswith("{")] if glob.glob(f"{d}/pyg/{mode}.jsonl") else []
-		    ep = [l for l in lines if "train_seconds" in l][1:]  # the first epoch warms up
-		    if ep:
-		        pyg[mode] = (statistics.median(l["train_seconds"] for l in ep), statistics.median(l["test_seconds"] for l in ep))
-		print("| implementation | train epoch (s) | test pass (s) | ours / PyG (train epoch) |\n|---|---:|---:|---|")
-		print("| paper (A100, PyTorch) | 9.60 | 0.95 | |")
-		for m, (tr, te) in pyg.items():
-		    print(f"| PyG, product graph {m} | {tr:.2f} | {te:.2f} | |")
-		for e, r in sorted(ours.items()):
-		    t = r["train_epoch_s"] or r["est_train_epoch_s"]  # null when the epoch is shorter than its evaluation estimate
-		    ratios = ", ".join(f"{t / tr:.2f}× PyG {m}" for m, (tr, te) in pyg.items())
-		    print(f"| ours, {e} ({r['backend']}) | {t:.2f} (bench: {r['est_train_epoch_s']:.2f}) | {r['est_test_pass_s']:.2f} | {ratios} |")
-	EOF
-}
-
 sub="${1:-}"
 case "$sub" in
 __piece) # __piece PIECE DIR LEFT, in the child process of run_piece
@@ -413,13 +391,13 @@ __piece) # __piece PIECE DIR LEFT, in the child process of run_piece
 	esac
 	;;
 collect) cmd_collect "${@:2}" ;;
-summary) cmd_summary "${@:2}" ;;
 check | parity | pyg | speed:* | zinc:*)
 	for p in "$@"; do
 		[[ "$p" =~ ^(check|parity|pyg|speed:(sparse|dense)|zinc:[0-9]+(,[0-9]+)*)$ ]] || die "unknown piece $p"
 	done
 	unpack
 	mkdir -p "$OUT" "$work"
+	call="$(date -u +%FT%TZ)" # when this call began: timings are compared within one call
 	status=0
 	for p in "$@"; do
 		rc=0
@@ -428,5 +406,5 @@ check | parity | pyg | speed:* | zinc:*)
 	done
 	exit $status
 	;;
-*) die "usage: gpu-run.sh PIECE... (check, parity, speed:sparse, speed:dense, pyg, zinc:S[,S...]) | collect DIR [DEST] | summary [DIR]" ;;
+*) die "usage: gpu-run.sh PIECE... (check, parity, speed:sparse, speed:dense, pyg, zinc:S[,S...]) | collect DIR [DEST]" ;;
 esac

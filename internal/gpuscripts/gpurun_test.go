@@ -55,26 +55,26 @@ func tarGz(t *testing.T, dir, name, root, top string) {
 func TestGPURunCollect(t *testing.T) {
 	device, back, dest := t.TempDir(), t.TempDir(), t.TempDir()
 	write(t, device, "speed-sparse/result.json", `{"new":true}`)
-	write(t, device, "runs/seed0/metrics.jsonl", "epoch 1\nepoch 2\n")
+	write(t, device, "runs/seed-0/metrics.jsonl", "epoch 1\nepoch 2\n")
 	tarGz(t, back, "speed-sparse", device, "speed-sparse")
-	tarGz(t, back, "runs-seed0", device, "runs/seed0")
+	tarGz(t, back, "runs-seed-0", device, "runs/seed-0")
 	write(t, back, "pieces.jsonl", `{"piece":"speed:sparse"}`+"\n")
 
 	write(t, dest, "speed-sparse/old.txt", "from an earlier call")
-	write(t, dest, "runs/seed0/checkpoint/stale", "an older checkpoint")
-	write(t, dest, "runs/seed1/metrics.jsonl", "epoch 1\n")
+	write(t, dest, "runs/seed-0/checkpoint/stale", "an older checkpoint")
+	write(t, dest, "runs/seed-1/metrics.jsonl", "epoch 1\n")
 	write(t, dest, "pieces.jsonl", `{"piece":"check"}`+"\n")
 
 	if out, err := gpuRun(t, nil, "collect", back, dest); err != nil {
 		t.Fatalf("collect: %v\n%s", err, out)
 	}
 	for rel, want := range map[string]string{
-		"speed-sparse/result.json":    `{"new":true}`,
-		"speed-sparse/old.txt":        "missing",
-		"runs/seed0/metrics.jsonl":    "epoch 1\nepoch 2\n",
-		"runs/seed0/checkpoint/stale": "missing",
-		"runs/seed1/metrics.jsonl":    "epoch 1\n",
-		"pieces.jsonl":                `{"piece":"check"}` + "\n" + `{"piece":"speed:sparse"}` + "\n",
+		"speed-sparse/result.json":     `{"new":true}`,
+		"speed-sparse/old.txt":         "missing",
+		"runs/seed-0/metrics.jsonl":    "epoch 1\nepoch 2\n",
+		"runs/seed-0/checkpoint/stale": "missing",
+		"runs/seed-1/metrics.jsonl":    "epoch 1\n",
+		"pieces.jsonl":                 `{"piece":"check"}` + "\n" + `{"piece":"speed:sparse"}` + "\n",
 	} {
 		if got := read(t, dest, rel); got != want {
 			t.Errorf("%s = %q, want %q", rel, got, want)

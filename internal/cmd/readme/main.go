@@ -34,6 +34,7 @@ var sections = map[string]func(root string) (string, error){
 	"tuple-order":     tupleOrderSection("results/benchmarks/tuple-order.txt"),
 	"pe-modes":        tableSection("results/pe-modes"),
 	"cpu-benchmarks":  cpuBenchmarksSection("results/benchmarks/cpu.txt"),
+	"gpu":             gpuSection("results/zinc12k-gpu"),
 }
 
 func main() {
