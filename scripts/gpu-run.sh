@@ -162,16 +162,16 @@ piece_check() {
 	local dir="$1"
 	{
 		uname -a
-		ldd --version | head -n 1
+		ldd --version | sed -n 1p # sed reads to the end: head could leave ldd a SIGPIPE, fatal under pipefail
 		echo "binary needs: $(cat $gpu/GLIBC 2>/dev/null || echo unknown)"
 		ldd "$bin/sgformer"
 		nvidia-smi || echo "nvidia-smi: not available"
 	} 2>&1 | tee "$dir/machine.txt"
 	! ldd "$bin/sgformer" | grep -q 'not found' || die "the binary lacks shared libraries (see $dir/machine.txt)"
 	local have need
-	have="$(ldd --version | head -n 1 | grep -o '[0-9]\+\.[0-9]\+$')"
+	have="$(ldd --version | sed -n 1p | grep -o '[0-9]\+\.[0-9]\+$')"
 	need="$(sed 's/GLIBC_//' $gpu/GLIBC)"
-	[[ "$(printf '%s\n%s\n' "$need" "$have" | sort -V | head -n 1)" == "$need" ]] || die "glibc $have is older than the $need the binary needs"
+	[[ "$(printf '%s\n%s\n' "$need" "$have" | sort -V | sed -n 1p)" == "$need" ]] || die "glibc $have is older than the $need the binary needs"
 	gpu_env >"$dir/gpu-env.txt" # in this shell, so that its exports stay
 	cat "$dir/gpu-env.txt"
 	env | grep -E '^(PJRT_PLUGIN_LIBRARY_PATH|LD_LIBRARY_PATH|XLA_FLAGS|GOMLX_NO_AUTO_INSTALL)=' >"$dir/env.txt" || true
@@ -326,7 +326,7 @@ piece_zinc() {
 record() {
 	local result=null card
 	[[ -s "$4/result.json" ]] && result="$(tr -d '\n' <"$4/result.json")"
-	card="$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 || true)"
+	card="$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | sed -n 1p || true)"
 	printf '{"piece":"%s","call":"%s","date":"%s","gpu":"%s","build":"%s","rc":%d,"seconds":%d,"result":%s}\n' \
 		"$1" "$call" "$(date -u +%FT%TZ)" "${card:-none}" "$(cat $gpu/COMMIT 2>/dev/null || echo unknown)" "$2" "$3" "$result" |
 		tee -a "$OUT/pieces.jsonl"

@@ -47,7 +47,7 @@ func BuildModel(be backends.Backend, spec model.Spec, params map[string]any) (*c
 	}
 	b := newBatching(cfg, spec)
 	b.ratio = 1 // the variables do not depend on sampling
-	inputs, _, err := b.build(examples, nil, false)
+	inputs, _, err := b.build(examples, nil, nil)
 	if err != nil {
 		return nil, model.Config{}, err
 	}

@@ -52,7 +52,7 @@ func NewTask(name string, graphs []*graph.Graph, items []preprocess.Item, labels
 // choices the uninterrupted run would have.
 const (
 	streamTrain = 1 << 32 // + epoch: shuffling, subgraph sampling, PE sign flips
-	streamEval  = 2 << 32 // + draw: subgraph sampling at evaluation
+	streamEval  = 2 << 32 // + draw: subgraph sampling at evaluation (the seed mixed with the graph's fingerprint)
 )
 
 func newRand(seed int, stream uint64) *rand.Rand {
@@ -70,9 +70,9 @@ type batching struct {
 	signFlips  bool
 }
 
-// build returns the inputs and labels of one batch; rng (nil at evaluation without sampling)
-// draws the subgraphs kept and, in training, the PE signs.
-func (b batching) build(examples []batch.Example, rng *rand.Rand, training bool) (inputs, labels []*tensors.Tensor, err error) {
+// build returns the inputs and labels of one batch. When the recipe samples subgraphs, roots(i)
+// is the random stream that draws example i's; flips, if not nil, draws the PE signs.
+func (b batching) build(examples []batch.Example, roots func(i int) *rand.Rand, flips *rand.Rand) (inputs, labels []*tensors.Tensor, err error) {
 	var products []*product.Graph
 	sample := b.ratio < 1
 	if !b.options.Original && (sample || slices.ContainsFunc(examples, func(ex batch.Example) bool { return ex.Item.Product == nil })) {
@@ -85,20 +85,16 @@ func (b batching) build(examples []batch.Example, rng *rand.Rand, training bool)
 				}
 			}
 			if sample {
-				roots, err := product.SampleRoots(ex.Graph.N(), b.ratio, rng)
+				kept, err := product.SampleRoots(ex.Graph.N(), b.ratio, roots(i))
 				if err != nil {
 					return nil, nil, err
 				}
-				if p, err = p.Sample(roots); err != nil {
+				if p, err = p.Sample(kept); err != nil {
 					return nil, nil, err
 				}
 			}
 			products[i] = p
 		}
-	}
-	var flips *rand.Rand
-	if training && b.signFlips {
-		flips = rng
 	}
 	bt, err := batch.Build(examples, products, b.options, flips)
 	if err != nil {
@@ -158,7 +154,11 @@ func (d *epochData) Yield() (spec any, inputs, labels []*tensors.Tensor, err err
 		examples = append(examples, d.task.Examples[i])
 	}
 	d.pos = end
-	inputs, labels, err = d.batches.build(examples, d.rng, true)
+	var flips *rand.Rand
+	if d.batches.signFlips {
+		flips = d.rng
+	}
+	inputs, labels, err = d.batches.build(examples, func(int) *rand.Rand { return d.rng }, flips)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("training: batch of %s: %w", d.Name(), err)
 	}

@@ -1,6 +1,7 @@
 package training
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 
@@ -62,24 +63,32 @@ func newBatching(cfg Config, spec model.Spec) batching {
 	}
 }
 
-// Predict returns the predictions for examples, one row of Tasks values per example.
+// Predict returns the predictions for examples, one row of Tasks values per example. A model
+// that samples subgraphs averages EvalSamples draws per graph, each a function of the run's
+// seed and of the graph alone.
 func (p *Predictor) Predict(examples []batch.Example) ([][]float64, error) {
 	out := make([][]float64, len(examples))
 	for i := range out {
 		out[i] = make([]float64, p.batches.spec.Tasks)
 	}
 	draws := 1
+	var keys []uint64
 	if p.batches.ratio < 1 {
 		draws = p.draws
+		keys = make([]uint64, len(examples))
+		for i, ex := range examples {
+			fp := preprocess.Fingerprint([]*graph.Graph{ex.Graph})
+			keys[i] = binary.LittleEndian.Uint64(fp[:8])
+		}
 	}
 	for d := range draws {
-		var rng *rand.Rand
-		if p.batches.ratio < 1 {
-			rng = newRand(p.seed, streamEval+uint64(d))
-		}
 		for lo := 0; lo < len(examples); lo += p.batches.size {
 			hi := min(lo+p.batches.size, len(examples))
-			inputs, _, err := p.batches.build(examples[lo:hi], rng, false)
+			// Draw d of a graph's subgraphs comes from a stream of its own, keyed by the graph's
+			// fingerprint: its prediction depends neither on the graphs evaluated with it nor on
+			// their order.
+			roots := func(i int) *rand.Rand { return rand.New(rand.NewPCG(uint64(p.seed)^keys[lo+i], streamEval+uint64(d))) }
+			inputs, _, err := p.batches.build(examples[lo:hi], roots, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -122,9 +131,8 @@ func (p *Predictor) PredictGraph(g *graph.Graph) ([]float64, error) {
 
 // PredictGraphs predicts many graphs: each is checked and preprocessed as PredictGraph does,
 // in parallel on workers goroutines (GOMAXPROCS when workers ≤ 0), and those that could be
-// are predicted together by Predict, in batches of the run's batch size (one at a time when the
-// model samples subgraphs, so that a graph's draws, and its prediction, do not depend on the
-// other graphs: the same as PredictGraph's). It returns a row of
+// are predicted together by Predict, in batches of the run's batch size (a graph's prediction
+// does not depend on the others: the same as PredictGraph's). It returns a row of
 // predictions per graph, or for a graph that cannot be predicted (features not in the model's
 // encoding, a product graph too large for the memory) a nil row and its error at the same
 // index of errs, which is nil when every graph was predicted. err reports a failure of the
@@ -155,18 +163,6 @@ func (p *Predictor) PredictGraphs(gs []*graph.Graph, workers int) (preds [][]flo
 		ready, at = append(ready, examples[i]), append(at, i)
 	}
 	preds = make([][]float64, len(gs))
-	if p.batches.ratio < 1 && !p.batches.options.Original {
-		// With sampling, the subgraphs drawn for a graph depend on the graphs before it in the
-		// call: each graph alone gets the draws PredictGraph gives it, whatever its neighbours.
-		for j, i := range at {
-			rows, err := p.Predict(ready[j : j+1])
-			if err != nil {
-				return nil, nil, err
-			}
-			preds[i] = rows[0]
-		}
-		return preds, errs, nil
-	}
 	rows, err := p.Predict(ready)
 	if err != nil {
 		return nil, nil, err

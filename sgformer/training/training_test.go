@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -197,8 +198,9 @@ func TestResumeIsExact(t *testing.T) {
 	}
 }
 
-// Evaluation with sampling averages fixed draws: two predictors agree, and sampling ratio 1
-// is the full bag.
+// Evaluation with sampling averages fixed draws: two predictors agree, a graph's prediction
+// does not depend on the graphs predicted with it or their order, and sampling ratio 1 is the
+// full bag.
 func TestPredictorDeterministic(t *testing.T) {
 	be, err := backend.New("go")
 	if err != nil {
@@ -210,7 +212,7 @@ func TestPredictorDeterministic(t *testing.T) {
 	if _, err := training.Train(ctx, task, training.Options{Out: out, Backend: be}); err != nil {
 		t.Fatal(err)
 	}
-	predict := func(ratio float64) [][]float64 {
+	predict := func(ratio float64, examples []batch.Example) [][]float64 {
 		c := context.New()
 		if _, err := training.Load(c, out); err != nil {
 			t.Fatal(err)
@@ -220,17 +222,25 @@ func TestPredictorDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pred, err := p.Predict(task.Examples[:10])
+		pred, err := p.Predict(examples)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return pred
 	}
-	a, b, full := predict(0.4), predict(0.4), predict(1)
+	first := task.Examples[:10]
+	a, b, full := predict(0.4, first), predict(0.4, first), predict(1, first)
+	// The same graphs reversed, after others, in batches of another composition.
+	mixed := slices.Concat(task.Examples[10:15], first)
+	slices.Reverse(mixed[5:])
+	c := predict(0.4, mixed)
 	differs := false
 	for i := range a {
 		if a[i][0] != b[i][0] || math.IsNaN(a[i][0]) {
 			t.Fatalf("graph %d: %v then %v", i, a[i][0], b[i][0])
+		}
+		if in := c[len(c)-1-i][0]; math.Abs(in-a[i][0]) > 1e-12 {
+			t.Errorf("graph %d: %v, and %v among other graphs", i, a[i][0], in)
 		}
 		differs = differs || a[i][0] != full[i][0]
 	}
