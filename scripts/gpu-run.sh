@@ -6,8 +6,9 @@
 #                    ZINC run (128 training molecules) on xla:cuda
 #   parity           the same weights on the same graphs, pure Go vs xla:cuda (see below)
 #   speed:EXEC       EXEC = sparse|dense: 3 epochs of the ZINC-12k recipe (batch 128, 6 × 96,
-#                    k = 8) with nvidia-smi sampling utilisation and memory every 0.5 s, then
-#                    the per-batch benchmarks (training step, inference) of the same model
+#                    k = 8) with nvidia-smi sampling utilisation and memory every 0.5 s (the
+#                    last epoch's training, batching and evaluation times from metrics.jsonl),
+#                    then the per-batch benchmarks (training step, inference, host batching)
 #   pyg              bench/pyg/subgraphormer_pyg.py on the same data: on-the-fly and
 #                    precomputed product graphs, 3 epochs each
 #   zinc:S[,S...]    continue the 400-epoch ZINC-12k runs of seeds S… (results/zinc12k-gpu/runs/
@@ -224,23 +225,26 @@ piece_speed() {
 		--epochs $epochs --execution "$exec" --backend $backend --out "$dir/run" >/dev/null 2>"$dir/train.log"
 	smi_stop
 	drop_variables "$dir/run"
-	local util
-	util="$(smi_json "$dir/smi.csv")"
-	# One 128-molecule batch of the recipe's model: a training step and an inference pass.
+	smi_json "$dir/smi.csv" >"$dir/smi.json"
+	# One 128-molecule batch of the recipe's model: a training step, an inference pass, and the
+	# host's share of a step (building the batch).
 	GOMLX_BACKEND=$backend SGFORMER_DATA=$gpu/data "$bin/training.test" -test.run '^$' \
-		-test.bench "^BenchmarkZINC(TrainStep|Inference)/$exec\$" -test.benchtime $bench_time | tee "$dir/bench.txt"
-	local step infer
-	step="$(awk '/^BenchmarkZINCTrainStep/ { print $3 / 1e9 }' "$dir/bench.txt")"
-	infer="$(awk '/^BenchmarkZINCInference/ { print $3 / 1e9 }' "$dir/bench.txt")"
-	# ZINC-12k: 10,000 training molecules = 79 batches of 128; a test pass = 8 batches.
-	awk -v e="$exec" -v s="$step" -v i="$infer" -v secs="$(seconds_json "$dir/run/metrics.jsonl")" -v u="$util" -v b="$backend" 'BEGIN {
-		n = split(substr(secs, 2, length(secs) - 2), a, ",")
-		steady = (n > 1) ? a[n] : a[1]
-		printf "{\"execution\":\"%s\",\"backend\":\"%s\",\"epoch_seconds\":%s,\"steady_epoch_with_eval_s\":%s,", e, b, secs, steady
-		printf "\"train_step_s\":%s,\"inference_batch_s\":%s,\"est_train_epoch_s\":%.2f,\"est_test_pass_s\":%.3f,", s, i, 79 * s, 8 * i
-		t = steady - 16 * i # the epoch less its validation and test passes (null in dry runs, whose model is smaller)
-		printf "\"train_epoch_s\":%s,\"smi\":%s}\n", (t > 0 ? sprintf("%.2f", t) : "null"), u
-	}' >"$dir/result.json"
+		-test.bench "^BenchmarkZINC(TrainStep|Inference|Batch)/$exec\$" -test.benchtime $bench_time | tee "$dir/bench.txt"
+	# The last epoch's times from metrics.jsonl (training steps, of which batching; the rest is
+	# the validation and test passes, 1,000 molecules each), and the benchmarks' per batch.
+	"$py" - "$dir" "$exec" "$backend" <<-'EOF'
+		import json, re, sys
+		d, execution, backend = sys.argv[1:4]
+		recs = [json.loads(l) for l in open(f"{d}/run/metrics.jsonl") if l.strip()]
+		bench = {m[1]: float(m[2]) / 1e9 for m in re.finditer(r"^BenchmarkZINC(\w+)/\w+(?:-\d+)?\s+\d+\s+([0-9.]+) ns/op", open(f"{d}/bench.txt").read(), re.M)}
+		last = recs[-1]
+		json.dump({"execution": execution, "backend": backend,
+		           "epochs": [{k: r[k] for k in ("seconds", "train_seconds", "batch_seconds")} for r in recs],
+		           "train_epoch_s": last["train_seconds"], "batch_s": last["batch_seconds"],
+		           "test_pass_s": (last["seconds"] - last["train_seconds"]) / 2,
+		           "bench_train_step_s": bench.get("TrainStep"), "bench_inference_s": bench.get("Inference"), "bench_batch_s": bench.get("Batch"),
+		           "smi": json.load(open(f"{d}/smi.json"))}, open(f"{d}/result.json", "w"))
+	EOF
 }
 
 piece_pyg() {
@@ -392,9 +396,14 @@ __piece) # __piece PIECE DIR LEFT, in the child process of run_piece
 	;;
 collect) cmd_collect "${@:2}" ;;
 check | parity | pyg | speed:* | zinc:*)
+	files=1 # pieces.jsonl, a tarball per piece, and one per seed
 	for p in "$@"; do
 		[[ "$p" =~ ^(check|parity|pyg|speed:(sparse|dense)|zinc:[0-9]+(,[0-9]+)*)$ ]] || die "unknown piece $p"
+		seeds="${p#zinc:}"
+		[[ "$p" == zinc:* ]] && files=$((files + $(tr -cd , <<<"$seeds" | wc -c) + 1))
+		files=$((files + 1))
 	done
+	((files <= 8)) || die "these pieces would leave $files files in \$OUT, and the device returns 8: split them over two calls"
 	unpack
 	mkdir -p "$OUT" "$work"
 	call="$(date -u +%FT%TZ)" # when this call began: timings are compared within one call

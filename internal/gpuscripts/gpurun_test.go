@@ -82,18 +82,24 @@ func TestGPURunCollect(t *testing.T) {
 	}
 }
 
-// A call with a misspelt piece fails at once, before any device time is spent on the others.
+// A call with a misspelt piece, or with more pieces than the device returns files for, fails at
+// once, before any device time is spent on the others.
 func TestGPURunRejectsUnknownPiece(t *testing.T) {
 	out := t.TempDir()
-	for _, args := range [][]string{
-		{"check", "speed:fast"},
-		{"zinc:0,x"},
-		{"zinc:"},
-		{"check", "summary"},
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"check", "speed:fast"}, "gpu-run: unknown piece speed:fast"},
+		{[]string{"zinc:0,x"}, "gpu-run: unknown piece zinc:0,x"},
+		{[]string{"zinc:"}, "gpu-run: unknown piece zinc:"},
+		{[]string{"check", "summary"}, "gpu-run: unknown piece summary"},
+		// 5 tarballs, 3 seeds' runs and pieces.jsonl
+		{[]string{"check", "parity", "pyg", "speed:sparse", "zinc:0,1,2"}, "would leave 9 files in $OUT, and the device returns 8"},
 	} {
-		got, err := gpuRun(t, []string{"OUT=" + out, "SGFORMER_GPU_WORK=" + t.TempDir()}, args...)
-		if err == nil || !strings.Contains(got, "gpu-run: unknown piece") {
-			t.Errorf("gpu-run.sh %v: %v, output %q; want an error naming the piece", args, err, got)
+		got, err := gpuRun(t, []string{"OUT=" + out, "SGFORMER_GPU_WORK=" + t.TempDir()}, tc.args...)
+		if err == nil || !strings.Contains(got, tc.want) {
+			t.Errorf("gpu-run.sh %v: %v, output %q; want an error with %q", tc.args, err, got, tc.want)
 		}
 	}
 	if entries, _ := os.ReadDir(out); len(entries) != 0 {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"slices"
+	"time"
 
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 
@@ -114,6 +115,8 @@ type epochData struct {
 	pos     int // training graphs yielded so far in the epoch
 	source  *rand.PCG
 	rng     *rand.Rand // draws from source
+	// buildTime is the time the epoch has spent building its batches.
+	buildTime time.Duration
 }
 
 // start prepares epoch (counted from 1): the training examples in a fresh random order.
@@ -124,6 +127,7 @@ func (d *epochData) start(epoch int) {
 	d.order = append(d.order[:0], d.task.Train...)
 	d.rng.Shuffle(len(d.order), func(i, j int) { d.order[i], d.order[j] = d.order[j], d.order[i] })
 	d.pos = 0
+	d.buildTime = 0
 }
 
 // resume prepares epoch p.Epoch where p left it: after its first p.Graphs graphs, with its
@@ -154,6 +158,8 @@ func (d *epochData) Yield() (spec any, inputs, labels []*tensors.Tensor, err err
 		examples = append(examples, d.task.Examples[i])
 	}
 	d.pos = end
+	began := time.Now()
+	defer func() { d.buildTime += time.Since(began) }()
 	var flips *rand.Rand
 	if d.batches.signFlips {
 		flips = d.rng

@@ -83,6 +83,10 @@ type Record struct {
 	LR        float64 `json:"lr"`
 	Seconds   float64 `json:"seconds"`
 	BestEpoch int     `json:"best_epoch"`
+	// Where the epoch's time went: its training steps, of which building their batches on the
+	// host (the rest of Seconds is the validation and test passes).
+	TrainSeconds float64 `json:"train_seconds"`
+	BatchSeconds float64 `json:"batch_seconds"`
 }
 
 // Summary is the result of a run (SummaryFile): the test metric at the epoch of the best
@@ -129,12 +133,14 @@ type state struct {
 // partialEpoch is how far an epoch got: the training graphs done, the state of its random
 // stream after them (rand.PCG's binary form), and its loss and time so far.
 type partialEpoch struct {
-	Epoch     int     `json:"epoch"`
-	Graphs    int     `json:"graphs"`
-	Random    []byte  `json:"random"`
-	LossSum   float64 `json:"loss_sum"`
-	LossCount int     `json:"loss_count"`
-	Seconds   float64 `json:"seconds"`
+	Epoch        int     `json:"epoch"`
+	Graphs       int     `json:"graphs"`
+	Random       []byte  `json:"random"`
+	LossSum      float64 `json:"loss_sum"`
+	LossCount    int     `json:"loss_count"`
+	Seconds      float64 `json:"seconds"`
+	TrainSeconds float64 `json:"train_seconds"`
+	BatchSeconds float64 `json:"batch_seconds"`
 }
 
 // Train trains the model described by ctx's hyperparameters on task, evaluating the validation
@@ -217,14 +223,16 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 		lossCount++
 		return nil
 	})
-	// savePartial saves the latest checkpoint within the epoch under way, begun at start.
-	var start time.Time
+	// savePartial saves the latest checkpoint within the epoch under way, begun at start, whose
+	// training steps began at trainStart.
+	var start, trainStart time.Time
 	savePartial := func() error {
 		random, err := data.source.MarshalBinary()
 		if err != nil {
 			return err
 		}
-		st.Partial = &partialEpoch{Epoch: data.epoch, Graphs: data.pos, Random: random, LossSum: lossSum, LossCount: lossCount, Seconds: time.Since(start).Seconds()}
+		st.Partial = &partialEpoch{Epoch: data.epoch, Graphs: data.pos, Random: random, LossSum: lossSum, LossCount: lossCount,
+			Seconds: time.Since(start).Seconds(), TrainSeconds: time.Since(trainStart).Seconds(), BatchSeconds: data.buildTime.Seconds()}
 		defer func() { st.Partial = nil }()
 		return save(ctx, filepath.Join(opt.Out, CheckpointDir), st)
 	}
@@ -293,6 +301,7 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 			st.setLR(ctx, scheduledLR(st.BaseLR, cfg.MinLearningRate, epoch, cfg.WarmupEpochs, epochs))
 		}
 		lossSum, lossCount = 0, 0
+		trainSoFar := time.Duration(0)
 		if partial == nil {
 			data.start(epoch)
 		} else { // resumed within this epoch
@@ -300,9 +309,11 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 				return nil, resumeError(opt.Out, fmt.Errorf("checkpoint %s is %w: %v", filepath.Join(opt.Out, CheckpointDir), errCorrupt, err))
 			}
 			lossSum, lossCount = partial.LossSum, partial.LossCount
-			start = start.Add(-time.Duration(partial.Seconds * float64(time.Second)))
+			start = start.Add(-seconds(partial.Seconds))
+			trainSoFar, data.buildTime = seconds(partial.TrainSeconds), seconds(partial.BatchSeconds)
 			partial = nil
 		}
+		trainStart = time.Now().Add(-trainSoFar)
 		startPos, logged0, logged = data.pos, time.Now(), time.Now()
 		if data.pos < len(data.order) {
 			if _, err := loop.RunEpochs(data, 1); err != nil {
@@ -321,6 +332,7 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 				return summarize(ctx, task, cfg, st), fmt.Errorf("%w during epoch %d of %s (saved after %d of its %d graphs)", ErrInterrupted, epoch, opt.Out, data.pos, len(data.order))
 			}
 		}
+		trainSeconds := time.Since(trainStart).Seconds()
 		valid, err := evaluate(task.Valid)
 		if err != nil {
 			return nil, fmt.Errorf("training: epoch %d: validation: %w", epoch, err)
@@ -329,7 +341,8 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 		if err != nil {
 			return nil, fmt.Errorf("training: epoch %d: test: %w", epoch, err)
 		}
-		rec := Record{Epoch: epoch, TrainLoss: lossSum / float64(max(lossCount, 1)), Valid: valid, Test: test, LR: st.LR}
+		rec := Record{Epoch: epoch, TrainLoss: lossSum / float64(max(lossCount, 1)), Valid: valid, Test: test, LR: st.LR,
+			TrainSeconds: trainSeconds, BatchSeconds: data.buildTime.Seconds()}
 		if math.IsNaN(rec.TrainLoss) || math.IsNaN(valid) || math.IsNaN(test) || math.IsInf(rec.TrainLoss, 0) {
 			return nil, fmt.Errorf("training: epoch %d: training loss %v, validation %v, test %v: the run diverged (lower the learning rate?)", epoch, rec.TrainLoss, valid, test)
 		}
@@ -383,6 +396,9 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 	}
 	return summarize(ctx, task, cfg, st), nil
 }
+
+// seconds converts a number of seconds to a Duration.
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 // stopped reports whether stop is closed.
 func stopped(stop <-chan struct{}) bool {
