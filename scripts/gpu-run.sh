@@ -7,7 +7,7 @@
 #   parity           the same weights on the same graphs, pure Go vs xla:cuda (see below)
 #   speed:EXEC       EXEC = sparse|dense: 3 epochs of the ZINC-12k recipe (batch 128, 6 × 96,
 #                    k = 8) with nvidia-smi sampling utilisation and memory every 0.5 s (the
-#                    last epoch's training, batching and evaluation times from metrics.jsonl),
+#                    last epoch's training, batch-waiting and evaluation times from metrics.jsonl),
 #                    then the per-batch benchmarks (training step, inference, host batching)
 #   pyg              bench/pyg/subgraphormer_pyg.py on the same data: on-the-fly and
 #                    precomputed product graphs, 3 epochs each
@@ -230,8 +230,8 @@ piece_speed() {
 	# host's share of a step (building the batch).
 	GOMLX_BACKEND=$backend SGFORMER_DATA=$gpu/data "$bin/training.test" -test.run '^$' \
 		-test.bench "^BenchmarkZINC(TrainStep|Inference|Batch)/$exec\$" -test.benchtime $bench_time | tee "$dir/bench.txt"
-	# The last epoch's times from metrics.jsonl (training steps, of which batching; the rest is
-	# the validation and test passes, 1,000 molecules each), and the benchmarks' per batch.
+	# The last epoch's times from metrics.jsonl (training steps, of which waiting for batches;
+	# the rest is the validation and test passes, 1,000 molecules each), and the benchmarks'.
 	"$py" - "$dir" "$exec" "$backend" <<-'EOF'
 		import json, re, sys
 		d, execution, backend = sys.argv[1:4]

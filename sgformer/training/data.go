@@ -115,19 +115,45 @@ type epochData struct {
 	pos     int // training graphs yielded so far in the epoch
 	source  *rand.PCG
 	rng     *rand.Rand // draws from source
-	// buildTime is the time the epoch has spent building its batches.
-	buildTime time.Duration
+	// random is source's state after the batches yielded so far, what a checkpoint saves: the
+	// batch built ahead has drawn from source already.
+	random []byte
+	// next receives the batch built ahead, on another goroutine, while the trainer runs the
+	// last one yielded (nil when none is under way).
+	next chan prefetched
+	// waited is the time the epoch's training steps have waited for their batches.
+	waited time.Duration
+}
+
+// prefetched is a batch built ahead: the inputs and labels of the training graphs up to end.
+type prefetched struct {
+	end            int
+	inputs, labels []*tensors.Tensor
+	err            error
 }
 
 // start prepares epoch (counted from 1): the training examples in a fresh random order.
 func (d *epochData) start(epoch int) {
+	d.drain()
 	d.epoch = epoch
 	d.source = rand.NewPCG(uint64(d.seed), streamTrain+uint64(epoch))
 	d.rng = rand.New(d.source)
 	d.order = append(d.order[:0], d.task.Train...)
 	d.rng.Shuffle(len(d.order), func(i, j int) { d.order[i], d.order[j] = d.order[j], d.order[i] })
 	d.pos = 0
-	d.buildTime = 0
+	d.random, _ = d.source.MarshalBinary() // a PCG always marshals
+	d.waited = 0
+}
+
+// drain waits for the batch built ahead, if any, and frees it: the epoch was left before it.
+func (d *epochData) drain() {
+	if d.next == nil {
+		return
+	}
+	b := <-d.next
+	d.next = nil
+	finalize(b.inputs)
+	finalize(b.labels)
 }
 
 // resume prepares epoch p.Epoch where p left it: after its first p.Graphs graphs, with its
@@ -138,6 +164,7 @@ func (d *epochData) resume(p *partialEpoch) error {
 		return fmt.Errorf("%d graphs done of an epoch of %d", p.Graphs, len(d.order))
 	}
 	d.pos = p.Graphs
+	d.random = p.Random
 	return d.source.UnmarshalBinary(p.Random)
 }
 
@@ -148,28 +175,50 @@ func (d *epochData) Name() string { return d.task.Name + "/train" }
 // Reset does nothing: epochs are started explicitly, so that each has its own random stream.
 func (d *epochData) Reset() {}
 
+// Yield returns the next batch of the epoch and starts building the one after it, so that the
+// host prepares it while the trainer runs this one (on a GPU, the two overlap).
 func (d *epochData) Yield() (spec any, inputs, labels []*tensors.Tensor, err error) {
 	if d.pos >= len(d.order) {
 		return nil, nil, nil, io.EOF
 	}
-	end := min(d.pos+d.batches.size, len(d.order))
-	examples := make([]batch.Example, 0, end-d.pos)
-	for _, i := range d.order[d.pos:end] {
-		examples = append(examples, d.task.Examples[i])
-	}
-	d.pos = end
 	began := time.Now()
-	defer func() { d.buildTime += time.Since(began) }()
-	var flips *rand.Rand
-	if d.batches.signFlips {
-		flips = d.rng
+	var b prefetched
+	if d.next != nil {
+		b = <-d.next
+		d.next = nil
+	} else {
+		b = d.build(d.pos)
 	}
-	inputs, labels, err = d.batches.build(examples, func(int) *rand.Rand { return d.rng }, flips)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("training: batch of %s: %w", d.Name(), err)
+	d.waited += time.Since(began)
+	if b.err != nil {
+		return nil, nil, nil, fmt.Errorf("training: batch of %s: %w", d.Name(), b.err)
+	}
+	d.pos = b.end
+	if d.random, err = d.source.MarshalBinary(); err != nil {
+		return nil, nil, nil, err
+	}
+	if d.pos < len(d.order) {
+		d.next = make(chan prefetched, 1)
+		go func(next chan<- prefetched, from int) { next <- d.build(from) }(d.next, d.pos)
 	}
 	// GoMLX compiles one graph per input shape and caches at most 32 per spec; batches of
 	// molecules with sampling reach more shapes than that (node, edge and graph counts are
 	// bucketed independently), so the spec is the bucketed node count: one cache per size.
-	return inputs[0].Shape().Dimensions[0], inputs, labels, nil
+	return b.inputs[0].Shape().Dimensions[0], b.inputs, b.labels, nil
+}
+
+// build builds the batch of the training graphs from the position from, drawing from d.rng:
+// only one build runs at a time, and in the order of the epoch.
+func (d *epochData) build(from int) prefetched {
+	end := min(from+d.batches.size, len(d.order))
+	examples := make([]batch.Example, 0, end-from)
+	for _, i := range d.order[from:end] {
+		examples = append(examples, d.task.Examples[i])
+	}
+	var flips *rand.Rand
+	if d.batches.signFlips {
+		flips = d.rng
+	}
+	inputs, labels, err := d.batches.build(examples, func(int) *rand.Rand { return d.rng }, flips)
+	return prefetched{end: end, inputs: inputs, labels: labels, err: err}
 }

@@ -81,38 +81,73 @@ func (p *Predictor) Predict(examples []batch.Example) ([][]float64, error) {
 			keys[i] = binary.LittleEndian.Uint64(fp[:8])
 		}
 	}
-	for d := range draws {
-		for lo := 0; lo < len(examples); lo += p.batches.size {
-			hi := min(lo+p.batches.size, len(examples))
-			// Draw d of a graph's subgraphs comes from a stream of its own, keyed by the graph's
-			// fingerprint: its prediction depends neither on the graphs evaluated with it nor on
-			// their order.
-			roots := func(i int) *rand.Rand { return rand.New(rand.NewPCG(uint64(p.seed)^keys[lo+i], streamEval+uint64(d))) }
-			inputs, _, err := p.batches.build(examples[lo:hi], roots, nil)
-			if err != nil {
-				return nil, err
-			}
-			args := make([]any, len(inputs))
-			for i, x := range inputs {
-				args[i] = x
-			}
-			res, err := p.exec.Exec(args...)
-			if err != nil {
-				return nil, err
-			}
-			flat := tensors.MustCopyFlatData[float64](res[0])
-			res[0].MustFinalizeAll()
-			for _, x := range inputs {
-				x.MustFinalizeAll()
-			}
-			for g := range hi - lo {
-				for t := range p.batches.spec.Tasks {
-					out[lo+g][t] += flat[g*p.batches.spec.Tasks+t] / float64(draws)
+	// The batches are built on another goroutine, each while the one before runs.
+	built := make(chan builtBatch, 1)
+	quit := make(chan struct{})
+	defer func() { // on an early return: stop the builder, and free what it built
+		close(quit)
+		for b := range built {
+			finalize(b.inputs)
+		}
+	}()
+	go func() {
+		defer close(built)
+		for d := range draws {
+			for lo := 0; lo < len(examples); lo += p.batches.size {
+				hi := min(lo+p.batches.size, len(examples))
+				// Draw d of a graph's subgraphs comes from a stream of its own, keyed by the
+				// graph's fingerprint: its prediction depends neither on the graphs evaluated
+				// with it nor on their order.
+				roots := func(i int) *rand.Rand { return rand.New(rand.NewPCG(uint64(p.seed)^keys[lo+i], streamEval+uint64(d))) }
+				inputs, _, err := p.batches.build(examples[lo:hi], roots, nil)
+				select {
+				case built <- builtBatch{lo: lo, hi: hi, inputs: inputs, err: err}:
+				case <-quit:
+					finalize(inputs)
+					return
 				}
+				if err != nil {
+					return
+				}
+			}
+		}
+	}()
+	for b := range built {
+		if b.err != nil {
+			return nil, b.err
+		}
+		args := make([]any, len(b.inputs))
+		for i, x := range b.inputs {
+			args[i] = x
+		}
+		res, err := p.exec.Exec(args...)
+		finalize(b.inputs)
+		if err != nil {
+			return nil, err
+		}
+		flat := tensors.MustCopyFlatData[float64](res[0])
+		res[0].MustFinalizeAll()
+		for g := range b.hi - b.lo {
+			for t := range p.batches.spec.Tasks {
+				out[b.lo+g][t] += flat[g*p.batches.spec.Tasks+t] / float64(draws)
 			}
 		}
 	}
 	return out, nil
+}
+
+// builtBatch is the batch of examples[lo:hi] made into the model's inputs.
+type builtBatch struct {
+	lo, hi int
+	inputs []*tensors.Tensor
+	err    error
+}
+
+// finalize frees tensors now rather than at the garbage collector's leisure.
+func finalize(ts []*tensors.Tensor) {
+	for _, x := range ts {
+		x.MustFinalizeAll()
+	}
 }
 
 // PredictGraph preprocesses one graph as the model needs (product graph, node marks, the PE

@@ -83,8 +83,9 @@ type Record struct {
 	LR        float64 `json:"lr"`
 	Seconds   float64 `json:"seconds"`
 	BestEpoch int     `json:"best_epoch"`
-	// Where the epoch's time went: its training steps, of which building their batches on the
-	// host (the rest of Seconds is the validation and test passes).
+	// Where the epoch's time went: its training steps, of which waiting for their batches to be
+	// built on the host (each is built while the step before runs; the rest of Seconds is the
+	// validation and test passes).
 	TrainSeconds float64 `json:"train_seconds"`
 	BatchSeconds float64 `json:"batch_seconds"`
 }
@@ -215,6 +216,7 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 		trainer.SetContext(ctx.Reuse())
 	}
 	data := &epochData{task: task, batches: batches, seed: cfg.Seed}
+	defer data.drain()
 	loop := train.NewLoop(trainer)
 	var lossSum float64
 	var lossCount int
@@ -227,12 +229,8 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 	// training steps began at trainStart.
 	var start, trainStart time.Time
 	savePartial := func() error {
-		random, err := data.source.MarshalBinary()
-		if err != nil {
-			return err
-		}
-		st.Partial = &partialEpoch{Epoch: data.epoch, Graphs: data.pos, Random: random, LossSum: lossSum, LossCount: lossCount,
-			Seconds: time.Since(start).Seconds(), TrainSeconds: time.Since(trainStart).Seconds(), BatchSeconds: data.buildTime.Seconds()}
+		st.Partial = &partialEpoch{Epoch: data.epoch, Graphs: data.pos, Random: data.random, LossSum: lossSum, LossCount: lossCount,
+			Seconds: time.Since(start).Seconds(), TrainSeconds: time.Since(trainStart).Seconds(), BatchSeconds: data.waited.Seconds()}
 		defer func() { st.Partial = nil }()
 		return save(ctx, filepath.Join(opt.Out, CheckpointDir), st)
 	}
@@ -310,7 +308,7 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 			}
 			lossSum, lossCount = partial.LossSum, partial.LossCount
 			start = start.Add(-seconds(partial.Seconds))
-			trainSoFar, data.buildTime = seconds(partial.TrainSeconds), seconds(partial.BatchSeconds)
+			trainSoFar, data.waited = seconds(partial.TrainSeconds), seconds(partial.BatchSeconds)
 			partial = nil
 		}
 		trainStart = time.Now().Add(-trainSoFar)
@@ -342,7 +340,7 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 			return nil, fmt.Errorf("training: epoch %d: test: %w", epoch, err)
 		}
 		rec := Record{Epoch: epoch, TrainLoss: lossSum / float64(max(lossCount, 1)), Valid: valid, Test: test, LR: st.LR,
-			TrainSeconds: trainSeconds, BatchSeconds: data.buildTime.Seconds()}
+			TrainSeconds: trainSeconds, BatchSeconds: data.waited.Seconds()}
 		if math.IsNaN(rec.TrainLoss) || math.IsNaN(valid) || math.IsNaN(test) || math.IsInf(rec.TrainLoss, 0) {
 			return nil, fmt.Errorf("training: epoch %d: training loss %v, validation %v, test %v: the run diverged (lower the learning rate?)", epoch, rec.TrainLoss, valid, test)
 		}

@@ -33,8 +33,8 @@ type smi struct {
 }
 
 // speedResult is a speed:EXEC piece's result.json: the last epoch's training steps, of which
-// building their batches on the host, and half its evaluation (validation and test, 1,000
-// molecules each).
+// waiting for their batches, and half its evaluation (validation and test, 1,000 molecules
+// each).
 type speedResult struct {
 	Execution  string  `json:"execution"`
 	Backend    string  `json:"backend"`
@@ -161,7 +161,7 @@ func speedTable(b *strings.Builder, dir string, pieces []gpuPiece) error {
 		return nil
 	}
 	fmt.Fprintf(b, "\nSpeed, ZINC-12k recipe (batch 128, 6 × 96, k = 8), the call of %s (`%s/`):\n\n", call, dir)
-	b.WriteString("| implementation | train epoch (s) | of which host batching (s) | test pass (s) | GPU memory (MiB) | GPU utilisation (%) |\n|---|---:|---:|---:|---:|---:|\n")
+	b.WriteString("| implementation | train epoch (s) | of which waiting for batches (s) | test pass (s) | GPU memory (MiB) | GPU utilisation (%) |\n|---|---:|---:|---:|---:|---:|\n")
 	b.WriteString("| the paper (A100, PyTorch Geometric) | 9.60 | | 0.95 | | |\n")
 	pygTrain := map[string]float64{}
 	var ours []speedResult
@@ -200,7 +200,7 @@ func speedTable(b *strings.Builder, dir string, pieces []gpuPiece) error {
 			}
 		}
 	}
-	b.WriteString("\nPyG: medians over the epochs after the first. sgformer: the last of 3 epochs, from its metrics.jsonl (the training steps, of which building their batches on the host, and half of the validation and test passes); memory and utilisation: nvidia-smi's samples every 0.5 s over the whole piece (the largest memory.used; the mean of the non-zero utilisations).")
+	b.WriteString("\nPyG: medians over the epochs after the first. sgformer: the last epoch of the piece, from its metrics.jsonl (the training steps, of which waiting for batches built on the host while the step before ran, and half of the validation and test passes); memory and utilisation: nvidia-smi's samples every 0.5 s over the whole piece (the largest memory.used; the mean of the non-zero utilisations).")
 	if len(ratios) > 0 {
 		fmt.Fprintf(b, " Training epoch, ours over PyG's: %s.", strings.Join(ratios, "; "))
 	}
