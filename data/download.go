@@ -278,7 +278,7 @@ func fetch(ctx context.Context, client *http.Client, url, path string, progress 
 		return err
 	}
 	var w io.Writer = f
-	var log *progressLines
+	var lines *progressLines
 	if progress != nil {
 		total := int64(-1)
 		if resp.ContentLength >= 0 {
@@ -292,14 +292,14 @@ func fetch(ctx context.Context, client *http.Client, url, path string, progress 
 			bar.Set64(have)
 			w = io.MultiWriter(f, bar)
 		} else {
-			log = &progressLines{w: progress, what: what, total: total, done: have, first: have, start: time.Now(), every: 30 * time.Second}
-			log.logged = log.start
-			w = io.MultiWriter(f, log)
+			lines = &progressLines{w: progress, what: what, total: total, done: have, first: have, start: time.Now(), every: 30 * time.Second}
+			lines.logged = lines.start
+			w = io.MultiWriter(f, lines)
 		}
 	}
 	_, err = io.Copy(w, resp.Body)
-	if log != nil && err == nil {
-		log.finish()
+	if lines != nil && err == nil {
+		lines.finish()
 	}
 	if err == nil {
 		err = f.Sync()

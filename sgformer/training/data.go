@@ -49,16 +49,12 @@ func NewTask(name string, graphs []*graph.Graph, items []preprocess.Item, labels
 }
 
 // Random streams: every random choice of a run is drawn from a stream fixed by the seed and
-// the epoch (or the evaluation draw), so a run resumed from a checkpoint makes exactly the
-// choices the uninterrupted run would have.
+// the epoch (or, per graph, the evaluation draw), so a run resumed from a checkpoint makes
+// exactly the choices the uninterrupted run would have.
 const (
 	streamTrain = 1 << 32 // + epoch: shuffling, subgraph sampling, PE sign flips
-	streamEval  = 2 << 32 // + draw: subgraph sampling at evaluation (the seed mixed with the graph's fingerprint)
+	streamEval  = 2 << 32 // + draw: subgraph sampling at evaluation, seeded per graph
 )
-
-func newRand(seed int, stream uint64) *rand.Rand {
-	return rand.New(rand.NewPCG(uint64(seed), stream))
-}
 
 // batching holds what turns examples into model inputs.
 type batching struct {
