@@ -3,6 +3,7 @@ package training
 import (
 	"fmt"
 	"io"
+	"iter"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -114,23 +115,25 @@ type epochData struct {
 	// random is source's state after the batches yielded so far, what a checkpoint saves: the
 	// batch built ahead has drawn from source already.
 	random []byte
-	// next receives the batch built ahead, on another goroutine, while the trainer runs the
-	// last one yielded (nil when none is under way).
-	next chan prefetched
+	// built yields the epoch's batches from pos on, built ahead on another goroutine (nil
+	// until the epoch's first Yield).
+	built *ahead[prefetched]
 	// waited is the time the epoch's training steps have waited for their batches.
 	waited time.Duration
 }
 
-// prefetched is a batch built ahead: the inputs and labels of the training graphs up to end.
+// prefetched is a batch built ahead: the inputs and labels of the training graphs up to end,
+// and source's state after it.
 type prefetched struct {
 	end            int
 	inputs, labels []*tensors.Tensor
+	random         []byte
 	err            error
 }
 
 // start prepares epoch (counted from 1): the training examples in a fresh random order.
 func (d *epochData) start(epoch int) {
-	d.drain()
+	d.stop()
 	d.epoch = epoch
 	d.source = rand.NewPCG(uint64(d.seed), streamTrain+uint64(epoch))
 	d.rng = rand.New(d.source)
@@ -141,15 +144,11 @@ func (d *epochData) start(epoch int) {
 	d.waited = 0
 }
 
-// drain waits for the batch built ahead, if any, and frees it: the epoch was left before it.
-func (d *epochData) drain() {
-	if d.next == nil {
-		return
-	}
-	b := <-d.next
-	d.next = nil
-	finalize(b.inputs)
-	finalize(b.labels)
+// stop ends the building of batches ahead, if any, and frees those built: the epoch was left
+// before them.
+func (d *epochData) stop() {
+	d.built.stop()
+	d.built = nil
 }
 
 // resume prepares epoch p.Epoch where p left it: after its first p.Graphs graphs, with its
@@ -171,40 +170,48 @@ func (d *epochData) Name() string { return d.task.Name + "/train" }
 // Reset does nothing: epochs are started explicitly, so that each has its own random stream.
 func (d *epochData) Reset() {}
 
-// Yield returns the next batch of the epoch and starts building the one after it, so that the
-// host prepares it while the trainer runs this one (on a GPU, the two overlap).
+// Yield returns the next batch of the epoch; the one after it is built while the trainer runs
+// this one.
 func (d *epochData) Yield() (spec any, inputs, labels []*tensors.Tensor, err error) {
 	if d.pos >= len(d.order) {
 		return nil, nil, nil, io.EOF
 	}
-	began := time.Now()
-	var b prefetched
-	if d.next != nil {
-		b = <-d.next
-		d.next = nil
-	} else {
-		b = d.build(d.pos)
+	if d.built == nil {
+		d.built = runAhead(d.batchesFrom(d.pos), func(b prefetched) { finalize(b.inputs); finalize(b.labels) })
 	}
+	began := time.Now()
+	b, ok := d.built.next()
 	d.waited += time.Since(began)
+	if !ok { // pos < len(order): only a failed batch ends the sequence early
+		return nil, nil, nil, fmt.Errorf("training: %s: no batch after a failed one", d.Name())
+	}
 	if b.err != nil {
 		return nil, nil, nil, fmt.Errorf("training: batch of %s: %w", d.Name(), b.err)
 	}
-	d.pos = b.end
-	if d.random, err = d.source.MarshalBinary(); err != nil {
-		return nil, nil, nil, err
-	}
-	if d.pos < len(d.order) {
-		d.next = make(chan prefetched, 1)
-		go func(next chan<- prefetched, from int) { next <- d.build(from) }(d.next, d.pos)
-	}
+	d.pos, d.random = b.end, b.random
 	// GoMLX compiles one graph per input shape and caches at most 32 per spec; batches of
 	// molecules with sampling reach more shapes than that (node, edge and graph counts are
 	// bucketed independently), so the spec is the bucketed node count: one cache per size.
 	return b.inputs[0].Shape().Dimensions[0], b.inputs, b.labels, nil
 }
 
-// build builds the batch of the training graphs from the position from, drawing from d.rng:
-// only one build runs at a time, and in the order of the epoch.
+// batchesFrom yields the epoch's batches from the training graph at from on, in order, up to
+// the first that fails.
+func (d *epochData) batchesFrom(from int) iter.Seq[prefetched] {
+	return func(yield func(prefetched) bool) {
+		for from < len(d.order) {
+			b := d.build(from)
+			if !yield(b) || b.err != nil {
+				return
+			}
+			from = b.end
+		}
+	}
+}
+
+// build builds the batch of the training graphs from the position from, drawing from d.rng (so
+// batches are built one at a time, in the order of the epoch), and records source's state
+// after it.
 func (d *epochData) build(from int) prefetched {
 	end := min(from+d.batches.size, len(d.order))
 	examples := make([]batch.Example, 0, end-from)
@@ -216,5 +223,9 @@ func (d *epochData) build(from int) prefetched {
 		flips = d.rng
 	}
 	inputs, labels, err := d.batches.build(examples, func(int) *rand.Rand { return d.rng }, flips)
-	return prefetched{end: end, inputs: inputs, labels: labels, err: err}
+	b := prefetched{end: end, inputs: inputs, labels: labels, err: err}
+	if err == nil {
+		b.random, b.err = d.source.MarshalBinary()
+	}
+	return b
 }

@@ -82,16 +82,7 @@ func (p *Predictor) Predict(examples []batch.Example) ([][]float64, error) {
 		}
 	}
 	// The batches are built on another goroutine, each while the one before runs.
-	built := make(chan builtBatch, 1)
-	quit := make(chan struct{})
-	defer func() { // on an early return: stop the builder, and free what it built
-		close(quit)
-		for b := range built {
-			finalize(b.inputs)
-		}
-	}()
-	go func() {
-		defer close(built)
+	built := runAhead(func(yield func(builtBatch) bool) {
 		for d := range draws {
 			for lo := 0; lo < len(examples); lo += p.batches.size {
 				hi := min(lo+p.batches.size, len(examples))
@@ -100,19 +91,14 @@ func (p *Predictor) Predict(examples []batch.Example) ([][]float64, error) {
 				// with it nor on their order.
 				roots := func(i int) *rand.Rand { return rand.New(rand.NewPCG(uint64(p.seed)^keys[lo+i], streamEval+uint64(d))) }
 				inputs, _, err := p.batches.build(examples[lo:hi], roots, nil)
-				select {
-				case built <- builtBatch{lo: lo, hi: hi, inputs: inputs, err: err}:
-				case <-quit:
-					finalize(inputs)
-					return
-				}
-				if err != nil {
+				if !yield(builtBatch{lo: lo, hi: hi, inputs: inputs, err: err}) || err != nil {
 					return
 				}
 			}
 		}
-	}()
-	for b := range built {
+	}, func(b builtBatch) { finalize(b.inputs) })
+	defer built.stop() // on an early return: stop the builder, and free what it built
+	for b, ok := built.next(); ok; b, ok = built.next() {
 		if b.err != nil {
 			return nil, b.err
 		}

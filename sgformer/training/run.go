@@ -216,7 +216,7 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 		trainer.SetContext(ctx.Reuse())
 	}
 	data := &epochData{task: task, batches: batches, seed: cfg.Seed}
-	defer data.drain()
+	defer data.stop()
 	loop := train.NewLoop(trainer)
 	var lossSum float64
 	var lossCount int
