@@ -4,7 +4,8 @@
 # cache read back, the CLI cold and warm on ZINC-12k and ogbg-molhiv) and the model (one training
 # step and one inference pass on 128 ZINC-12k molecules with the ZINC recipe, sparse and dense,
 # one process each for its peak RSS). A part that fails (the dense training step does not fit
-# in 23 GiB) is recorded with its exit status and the others still run. Writes OUT (default
+# in 23 GiB) is recorded with its exit status and the others still run. Also the host's share of
+# a step (BenchmarkZINCBatch: the batch and its input tensors). Writes OUT (default
 # results/benchmarks/cpu.txt), from which internal/cmd/readme renders the README's Benchmarks
 # tables. The shared data must be at ../shared/data or $SGFORMER_DATA.
 set -euo pipefail
@@ -33,6 +34,8 @@ timed() { /usr/bin/time -f 'peak RSS %M kB, wall %e s, CPU %P' "$@" || echo "exi
 			echo
 		done
 	done
+	echo "== host batching"
+	(cd sgformer/training && "$tmp/training.test" -test.run '^$' -test.bench '^BenchmarkZINCBatch/' -test.benchtime 20x -test.benchmem) || echo "exit status $?"
 	for b in ZINCTrainStep/sparse ZINCInference/sparse ZINCTrainStep/dense ZINCInference/dense; do
 		echo "== model $b"
 		(cd sgformer/training && timed "$tmp/training.test" -test.run '^$' -test.bench "^Benchmark$b\$" -test.benchtime 2x -test.benchmem)

@@ -204,6 +204,13 @@ func cpuBenchmarksSection(file string) func(root string) (string, error) {
 				fmt.Fprintf(&b, "| the same read back from the cache (`BenchmarkZINCCacheLoad`) | %.2f s, cache file %.1f MB |\n", r.seconds, r.metrics["MB"])
 			}
 		}
+		host, err := get("host batching", 2)
+		if err != nil {
+			return "", err
+		}
+		for _, r := range host.bench {
+			fmt.Fprintf(&b, "| the host's share of a training step (`BenchmarkZINCBatch/%s`): 128 preprocessed ZINC-12k molecules made into a batch and its input tensors, built ahead while the step before runs | %.1f ms |\n", strings.TrimPrefix(r.name, "ZINCBatch/"), r.seconds*1e3)
+		}
 		for _, ds := range []struct{ name, k string }{{"zinc12k", "16"}, {"ogbg-molhiv", "8"}} {
 			for _, pass := range []string{"cold", "warm"} {
 				r, err := get("cli preprocess "+ds.name+" "+pass, 0)
