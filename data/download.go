@@ -118,8 +118,11 @@ func (s Source) archiveName() string {
 	return path.Base(strings.SplitN(s.URL, "?", 2)[0])
 }
 
-// zipped reports whether s.URL is a zip archive to unpack, rather than a file of the dataset.
-func (s Source) zipped() bool { return strings.HasSuffix(s.archiveName(), ".zip") }
+// zipped reports whether s.URL is a zip archive to unpack (a .zip, or a Python wheel, which is
+// one), rather than a file of the dataset.
+func (s Source) zipped() bool {
+	return strings.HasSuffix(s.archiveName(), ".zip") || strings.HasSuffix(s.archiveName(), ".whl")
+}
 
 // checkMD5 checks the file at path against the MD5 sum s.MD5 publishes for its name, if any.
 func (s Source) checkMD5(path string) error {

@@ -9,7 +9,8 @@
 #   - go-xla finds plugins in the folders of $PJRT_PLUGIN_LIBRARY_PATH by file name
 #     pjrt_c_api_<name>_plugin.so; GoMLX's "xla:cuda" asks for the plugin named "cuda". JAX ships
 #     it as jax_plugins/xla_cuda13/xla_cuda_plugin.so, so this script makes a folder
-#     $SGFORMER_PJRT_DIR/lib (default build/pjrt/lib) holding a symlink
+#     $SGFORMER_PJRT_DIR/lib (default ~/.cache/sgformer/pjrt/lib, where sgformer install-xla
+#     puts the CPU plugin, so that xla:cpu keeps working in this shell) holding a symlink
 #     pjrt_c_api_cuda_plugin.so to it.
 #   - After loading a CUDA plugin, go-xla looks for nvidia/ in the parent of the plugin's
 #     folder, i.e. $SGFORMER_PJRT_DIR/nvidia: missing, it only warns; present, it sets
@@ -35,9 +36,7 @@
 
 _sgformer_gpu_env() {
 	local py="${SGFORMER_PYTHON:-python3}"
-	local repo
-	repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-	local dir="${SGFORMER_PJRT_DIR:-$repo/build/pjrt}"
+	local dir="${SGFORMER_PJRT_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/sgformer/pjrt}"
 
 	if ! command -v "$py" >/dev/null 2>&1; then
 		echo "gpu-env: Python interpreter '$py' not found (set SGFORMER_PYTHON)" >&2

@@ -9,7 +9,8 @@
 # Environment:
 #   SGFORMER_NOTEBOOKS      notebooks to run, space-separated, when no argument is given
 #   SGFORMER_CELL_TIMEOUT   seconds one cell may run (default 3600)
-#   GOMLX_BACKEND           GoMLX backend of the notebooks (default go, the pure-Go backend)
+#   GOMLX_BACKEND           GoMLX backend of the notebooks (default xla:cpu where sgformer install-xla
+#                           installed it, else go, the pure-Go backend)
 #
 # For each notebook NAME it writes
 #   build/notebooks/NAME.ipynb       the executed notebook
@@ -29,7 +30,6 @@ say() { printf '[notebooks] %s\n' "$*"; }
 
 out=build/notebooks
 timeout=${SGFORMER_CELL_TIMEOUT:-3600}
-export GOMLX_BACKEND=${GOMLX_BACKEND:-go}
 
 scripts/setup-notebooks.sh
 gobin=$(go env GOBIN)

@@ -11,6 +11,18 @@ if [ -n "$unformatted" ]; then
   exit 1
 fi
 go vet ./...
+# XLA's CPU plugin (pinned, 63 MB from PyPI, kept in the user cache): the default backend, and
+# the parity tests' (SGFORMER_REQUIRE_XLA=1 makes them fail rather than skip without it).
+# SGFORMER_NO_XLA=1 tests without it, on a machine that cannot reach PyPI.
+if [ "${SGFORMER_NO_XLA:-0}" = 1 ]; then
+  echo "XLA CPU plugin not installed (SGFORMER_NO_XLA=1): its tests skip, the default backend is go"
+else
+  go run ./cmd/sgformer install-xla >/dev/null || {
+    echo "scripts/test.sh: could not install XLA's CPU plugin (above); SGFORMER_NO_XLA=1 tests without it" >&2
+    exit 1
+  }
+  export SGFORMER_REQUIRE_XLA=1
+fi
 go test -count=1 -timeout 30m ./...
 # The main job of the README, whose results must equal the committed results/synthetic
 # (scripts/main-job.sh, about 5 minutes). SGFORMER_SKIP_MAIN_JOB=1 skips it for a quick local run.

@@ -29,7 +29,7 @@ func ablateCmd(args []string, io stdio) error {
 	ratios := fs.String("ratios", "1,0.5,0.2,0.05", "comma-separated subgraph sampling ratios (Sec. 4.3)")
 	ks := fs.String("pe-k", "0,8", "comma-separated PE sizes k (0: no PE)")
 	seeds := fs.String("seeds", "0,1,2", "comma-separated seeds")
-	backendName := fs.String("backend", "", `GoMLX backend: "go", "xla:cpu", "xla:cuda" (default $GOMLX_BACKEND, else go)`)
+	backendName := fs.String("backend", "", `GoMLX backend: "go", "xla:cpu", "xla:cuda" (default $GOMLX_BACKEND, else xla:cpu if installed, else go)`)
 	limit := fs.Duration("time-limit", 0, "stop at the first epoch boundary after which another epoch would end later than this time from now (e.g. 9m), to continue with the same command; 0: none")
 	dataset := recipeDataset(args)
 	var h hyperFlags

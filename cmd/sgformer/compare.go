@@ -19,7 +19,7 @@ func compareCmd(args []string, io stdio) error {
 	d.register(fs)
 	out := fs.String("out", "", "directory for the runs, one per model")
 	models := fs.String("models", strings.Join([]string{model.Subgraphormer, model.SSWLPlus, model.GIN}, ","), "comma-separated models")
-	backendName := fs.String("backend", "", `GoMLX backend: "go", "xla:cpu", "xla:cuda" (default $GOMLX_BACKEND, else go)`)
+	backendName := fs.String("backend", "", `GoMLX backend: "go", "xla:cpu", "xla:cuda" (default $GOMLX_BACKEND, else xla:cpu if installed, else go)`)
 	var h hyperFlags
 	h.register(fs, recipeContext(args, io.err), model.ParamModel) // --models names them
 	if err := parse(fs, args, io); err != nil {

@@ -4,6 +4,7 @@
 //	sgformer product    --graph FILE                 product-graph connectivities and node marks, as JSON
 //	sgformer pe         --graph FILE --k K           product-graph positional encoding, as JSON
 //	sgformer download   --dataset D [--data-dir DIR] fetch a dataset (ZINC-12k, OGB) with checksums and resume
+//	sgformer install-xla [--pjrt-dir DIR]            install XLA's CPU plugin (pinned, from PyPI): --backend xla:cpu
 //	sgformer preprocess --dataset zinc12k --data-dir DIR --pe-k K --out DIR
 //	                                                 preprocess a dataset into a cache, with progress
 //	sgformer train      --dataset D [--data-dir DIR] --out RUN [--resume] [hyperparameters]
@@ -54,6 +55,7 @@ var commands = []command{
 	{"product", "print the product graph's connectivities and node marks of a graph as JSON", productCmd},
 	{"pe", "print the product-graph positional encoding of a graph as JSON", peCmd},
 	{"download", "download a dataset from its canonical source, with checksums and resume", downloadCmd},
+	{"install-xla", "install XLA's CPU plugin (pinned, from PyPI), which then is the default backend", installXLACmd},
 	{"preprocess", "preprocess a dataset (product graphs, node marks, PE) into a cache", preprocessCmd},
 	{"train", "train a model (Subgraphormer, GNN-SSWL+ or GIN), resumable, with metrics.jsonl and checkpoints", trainCmd},
 	{"eval", "evaluate a trained run's best checkpoint on the validation and test splits", evalCmd},

@@ -52,7 +52,7 @@ func predictCmd(args []string, io stdio) error {
 	column := fs.String("smiles-column", "smiles", "the --input column holding the SMILES")
 	output := fs.String("output", "", "where --input's predictions go (default: standard output)")
 	format := fs.String("format", "", `--input's output format: "csv" or "jsonl" (default: jsonl for an --output ending in .jsonl or .json, else csv)`)
-	backendName := fs.String("backend", "", "GoMLX backend (default $GOMLX_BACKEND, else go)")
+	backendName := fs.String("backend", "", "GoMLX backend (default $GOMLX_BACKEND, else xla:cpu if installed, else go)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), predictUsage)
 		fs.PrintDefaults()

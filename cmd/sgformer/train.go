@@ -221,13 +221,19 @@ func (h *hyperFlags) checkResume(run string) error {
 	return nil
 }
 
-// newBackend creates the backend and says which one runs.
+// newBackend creates the backend and says which one runs, and why it is the pure-Go one when
+// that was not asked for.
 func newBackend(name string, io stdio) (backends.Backend, error) {
+	if name == "" && os.Getenv("GOMLX_BACKEND") == "" {
+		if _, why := backend.Default(); why != "" {
+			fmt.Fprintf(io.err, "backend: %s\n", why)
+		}
+	}
 	b, err := backend.New(name)
 	if err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(io.err, "backend: %s\n", b.Description())
+	fmt.Fprintf(io.err, "backend: %s\n", backend.Describe(b))
 	return b, nil
 }
 
@@ -237,7 +243,7 @@ func trainCmd(args []string, io stdio) error {
 	d.register(fs)
 	out := fs.String("out", "", "run directory (checkpoints, metrics.jsonl, summary.json)")
 	resume := fs.Bool("resume", false, "continue the run in --out from its last checkpoint")
-	backendName := fs.String("backend", "", `GoMLX backend: "go" (pure Go), "xla:cpu", "xla:cuda" (default $GOMLX_BACKEND, else go)`)
+	backendName := fs.String("backend", "", `GoMLX backend: "go" (pure Go), "xla:cpu", "xla:cuda" (default $GOMLX_BACKEND, else xla:cpu if installed, else go)`)
 	limit := fs.Duration("time-limit", 0, "stop after the last epoch that ends within this time from now (e.g. 9m, a job's limit), at a checkpoint to --resume from; 0: none")
 	every := fs.Duration("checkpoint-every", 30*time.Minute, "also save the checkpoint within an epoch this often, for --resume after a kill in a long epoch; 0: at the end of each epoch only")
 	// Defaults depend on the dataset and sampling ratio, so find them before registering the
@@ -403,7 +409,7 @@ func loadRun(run, backendName string, io stdio) (*context.Context, training.Sour
 func evalCmd(args []string, io stdio) error {
 	fs := flag.NewFlagSet("sgformer eval", flag.ContinueOnError)
 	run := fs.String("run", "", "run directory written by sgformer train")
-	backendName := fs.String("backend", "", "GoMLX backend (default $GOMLX_BACKEND, else go)")
+	backendName := fs.String("backend", "", "GoMLX backend (default $GOMLX_BACKEND, else xla:cpu if installed, else go)")
 	cache, _ := os.UserCacheDir()
 	cacheDir := fs.String("cache-dir", filepath.Join(cache, "sgformer"), "directory for preprocessing caches")
 	if err := parse(fs, args, io); err != nil {

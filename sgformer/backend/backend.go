@@ -38,18 +38,22 @@ var registerOnce sync.Once
 
 // New returns the backend named by config — "go" (pure Go, always available), "xla:cpu",
 // "xla:cuda", or any GoMLX backend configuration — or by $GOMLX_BACKEND when config is empty,
-// or else the pure-Go backend. "go" alone means GoConfig.
+// or else Default's. "go" alone means GoConfig.
 //
-// The XLA backend needs its PJRT plugin: with internet, GoMLX downloads it on first use
-// (unless $GOMLX_NO_AUTO_INSTALL is set); offline, $PJRT_PLUGIN_LIBRARY_PATH must name the
-// folder that holds it, and nothing is downloaded then. Its absence is an error saying so,
-// never a hang.
+// The XLA backend needs its PJRT plugin. "xla:cpu" loads the one in PluginDir (CPUPlugin, which
+// sgformer install-xla puts there) unless $PJRT_PLUGIN_LIBRARY_PATH names the folders to search
+// instead; nothing is downloaded then. Otherwise, with internet, GoMLX downloads its own plugin on
+// first use (unless $GOMLX_NO_AUTO_INSTALL is set). A missing plugin is an error saying how to
+// install it, never a hang.
 func New(config string) (b backends.Backend, err error) {
 	registerOnce.Do(registerFastGradients)
 	if config == "" {
 		config = os.Getenv("GOMLX_BACKEND")
 	}
-	if config == "" || config == "go" {
+	if config == "" {
+		config, _ = Default()
+	}
+	if config == "go" {
 		config = GoConfig
 	}
 	name, _, _ := strings.Cut(config, ":")
@@ -67,11 +71,17 @@ func New(config string) (b backends.Backend, err error) {
 			err = pluginError(config, err)
 		}
 	}()
-	if os.Getenv("PJRT_PLUGIN_LIBRARY_PATH") != "" {
+	searchPath := os.Getenv("PJRT_PLUGIN_LIBRARY_PATH") != ""
+	if searchPath {
 		xla.EnableAutoInstall(false) // the plugins are where the user said: nothing to download
 	}
 	restore := quietStdout()
 	defer restore()
+	if path, ok := installedCPUPlugin(); ok && config == "xla:cpu" && !searchPath {
+		// Loaded by its path, GoMLX does not know it is the CPU plugin, whose buffers it can share
+		// with the host (a copy less per input and output): said explicitly.
+		return xla.NewWithOptions(path+",shared_buffers", nil)
+	}
 	if plugin, ok := strings.CutPrefix(config, "xla:"); ok && strings.HasPrefix(plugin, "cuda") {
 		xb, err := xla.NewWithOptions(plugin, pjrt.NamedValuesMap{"preallocate": false})
 		if err != nil {
@@ -93,9 +103,10 @@ func pluginError(config string, err error) error {
 			"`source scripts/gpu-env.sh` first: it links the plugin into a folder it puts in PJRT_PLUGIN_LIBRARY_PATH and "+
 			"sets LD_LIBRARY_PATH and XLA_FLAGS for the CUDA libraries. Or use --backend go", config, err)
 	}
+	dir, _ := PluginDir()
 	return fmt.Errorf("backend %s: the CPU PJRT plugin (pjrt_c_api_cpu_plugin.so) is not installed or does not load "+
-		"(GoMLX: %w).\nWith internet, GoMLX installs it itself; offline, set PJRT_PLUGIN_LIBRARY_PATH to the folder "+
-		"holding it. Or use --backend go", config, err)
+		"(GoMLX: %w).\n`sgformer install-xla` installs it into %s (from PyPI); or set PJRT_PLUGIN_LIBRARY_PATH to a "+
+		"folder holding one; or use --backend go", config, err, dir)
 }
 
 // quietStdout points os.Stdout at /dev/null until the returned function is called.

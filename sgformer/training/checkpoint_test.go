@@ -10,6 +10,7 @@ import (
 
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
+	"github.com/sgformer/sgformer/internal/xlatest"
 	"github.com/sgformer/sgformer/sgformer/backend"
 	"github.com/sgformer/sgformer/sgformer/model"
 	"github.com/sgformer/sgformer/sgformer/training"
@@ -119,5 +120,36 @@ func TestInterrupt(t *testing.T) {
 		if untimed(a[i]) != untimed(b[i]) {
 			t.Fatalf("epoch %d: straight %+v, interrupted and resumed %+v", i+1, a[i], b[i])
 		}
+	}
+}
+
+// A run resumes on the backend it was trained on only: on another, the resume is refused with
+// the way out, and the run is left as it was; on its own, it continues.
+func TestResumeOnOtherBackend(t *testing.T) {
+	be, err := backend.New("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	xb := xlatest.CPU(t)
+	task := syntheticTask(t, 16, 2)
+	run := t.TempDir()
+	ctx := newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 1})
+	if _, err := training.Train(ctx, task, training.Options{Out: run, Backend: be}); err != nil {
+		t.Fatal(err)
+	}
+	metrics, _ := os.ReadFile(filepath.Join(run, training.MetricsFile))
+	ctx = newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 2})
+	_, err = training.Train(ctx, task, training.Options{Out: run, Backend: xb, Resume: true})
+	for _, want := range []string{"trained on backend go", "on xla:cpu", "--backend go"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("resumed on xla:cpu: %v; want %q", err, want)
+		}
+	}
+	if after, _ := os.ReadFile(filepath.Join(run, training.MetricsFile)); string(after) != string(metrics) {
+		t.Fatal("the refused resume changed the run's metrics")
+	}
+	ctx = newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 2})
+	if _, err := training.Train(ctx, task, training.Options{Out: run, Backend: be, Resume: true}); err != nil {
+		t.Fatalf("resumed on go: %v", err)
 	}
 }

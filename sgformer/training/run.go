@@ -25,6 +25,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/sgformer/sgformer/internal/atomicfile"
+	"github.com/sgformer/sgformer/sgformer/backend"
 	"github.com/sgformer/sgformer/sgformer/model"
 )
 
@@ -124,6 +125,10 @@ type state struct {
 	// random-number state, counters): GoMLX's checkpoints do not record it, and a variable
 	// loaded as trainable would be changed by the optimizer.
 	Frozen []string `json:"frozen"`
+	// Backend is the backend the run trains on (backend.Kind): a run resumes on it only, since
+	// another continues it differently (its own random streams, its own rounding). Empty in
+	// checkpoints written before it was recorded, which resume anywhere.
+	Backend string `json:"backend,omitempty"`
 	// Partial, when set, is the epoch under way when the checkpoint was saved (Epoch + 1).
 	Partial *partialEpoch `json:"partial,omitempty"`
 	// Checksum is the SHA-256 of this state (without the checksum) and of every file of the
@@ -155,6 +160,11 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 		if err := load(ctx, filepath.Join(opt.Out, CheckpointDir), st); err != nil {
 			return nil, resumeError(opt.Out, err)
 		}
+		if kind := backend.Kind(opt.Backend); st.Backend != "" && st.Backend != kind {
+			return nil, fmt.Errorf("training: %s was trained on backend %s: resuming it on %s would not continue it exactly "+
+				"(each backend draws its own random numbers for dropout and rounds in its own order); resume it with --backend %s, "+
+				"or start a new run with another --out", opt.Out, st.Backend, kind, st.Backend)
+		}
 		if err := keepRecords(filepath.Join(opt.Out, MetricsFile), st.Epoch); err != nil {
 			return nil, err
 		}
@@ -173,6 +183,7 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 			return nil, fmt.Errorf("training: %s = 0, want a positive rate", ParamLearningRate)
 		}
 		st.LR, st.BaseLR = cfg.LearningRate, cfg.LearningRate
+		st.Backend = backend.Kind(opt.Backend)
 		if err := os.MkdirAll(opt.Out, 0o755); err != nil {
 			return nil, err
 		}

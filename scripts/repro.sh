@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# The reproduction runs of docs/reproduction.md, in resumable pieces, two at a time.
+#
+#   scripts/repro.sh list   TABLE          the runs of TABLE, a line each: name and arguments
+#   scripts/repro.sh run    TABLE [CELLS]  train them (or those whose name contains one of
+#                                          CELLS, a comma-separated list) until all are done
+#
+# TABLE is molesol-sampling (the paper's Table "molesol-sampling": GNN-SSWL+, Subgraphormer and
+# Subgraphormer + PE at sampling ratios 100 %, 50 %, 20 % and 5 %, 3 seeds each, with the
+# paper's recipe of each ratio, training.RecipeAt) or molbace-sampling (the 20 % and 5 % cells).
+#
+# Each run is `sgformer train … --time-limit $SGFORMER_REPRO_PIECE` (default 20m) and then
+# `--resume` until its last epoch: a kill loses one piece at most, and between pieces, when no
+# process writes it, the run folder is copied to results/reproduction/TABLE/CELL/seed-N (config,
+# metrics, summary, curves and the checkpoints, which are small), from where the next session
+# resumes it after a commit. JSON lines on stdout say when each piece starts and ends.
+#
+# Settings: SGFORMER_BIN, a binary built once outside the tree being edited (default
+# build/repro/sgformer, built here if missing); SGFORMER_REPRO_WORK, where runs train (default
+# build/repro/work); SGFORMER_REPRO_JOBS (default 2); SGFORMER_BACKEND (default xla:cpu).
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+cmd="${1:-}"
+table="${2:-}"
+cells="${3:-}"
+bin="${SGFORMER_BIN:-$repo/build/repro/sgformer}"
+work="${SGFORMER_REPRO_WORK:-$repo/build/repro/work}"
+jobs="${SGFORMER_REPRO_JOBS:-2}"
+piece="${SGFORMER_REPRO_PIECE:-20m}"
+backend="${SGFORMER_BACKEND:-xla:cpu}"
+
+# runs TABLE prints "CELL SEED ARGS…" for every run of TABLE.
+runs() {
+	local models=("sswlplus:--model sswl+ --pe-k 0" "subgraphormer:--pe-k 0" "subgraphormer-pe:")
+	local dataset ratios
+	case "$1" in
+	molesol-sampling) dataset=ogbg-molesol ratios=(1 0.5 0.2 0.05) ;;
+	molbace-sampling) dataset=ogbg-molbace ratios=(0.2 0.05) ;;
+	*)
+		echo "repro: unknown table '$1' (molesol-sampling, molbace-sampling)" >&2
+		return 2
+		;;
+	esac
+	local r m s
+	for s in 0 1 2; do
+		for r in "${ratios[@]}"; do
+			for m in "${models[@]}"; do
+				echo "${m%%:*}_ratio-$r $s --dataset $dataset --sampling-ratio $r --seed $s ${m#*:}"
+			done
+		done
+	done
+}
+
+# done DIR: the run in DIR has trained all the epochs its config asks for.
+finished() {
+	[[ -f "$1/config.json" && -f "$1/metrics.jsonl" ]] || return 1
+	local want have
+	want="$(sed -n 's/^ *"epochs": *\([0-9]*\).*/\1/p' "$1/config.json")"
+	have="$(grep -c '"epoch"' "$1/metrics.jsonl" || true)"
+	[[ -n "$want" && "$have" -ge "$want" ]]
+}
+
+# one CELL SEED ARGS…: trains one run to its end, piece by piece, copying it to results/.
+one() {
+	local cell="$1" seed="$2"
+	shift 2
+	local dir="$work/$table/$cell/seed-$seed" keep="$repo/results/reproduction/$table/$cell/seed-$seed"
+	if [[ ! -d "$dir" && -d "$keep" ]]; then
+		mkdir -p "$(dirname "$dir")"
+		cp -a "$keep" "$dir"
+	fi
+	local status=0
+	while ! finished "$dir"; do
+		local resume=()
+		[[ -d "$dir/checkpoint" ]] && resume=(--resume)
+		echo "{\"time\":\"$(date -u +%FT%TZ)\",\"run\":\"$table/$cell/seed-$seed\",\"event\":\"start\",\"resume\":${#resume[@]}}"
+		mkdir -p "$dir"
+		status=0
+		"$bin" train "$@" --backend "$backend" --out "$dir" --time-limit "$piece" "${resume[@]}" >>"$dir.log" 2>&1 || status=$?
+		rm -rf "$keep.new"
+		mkdir -p "$(dirname "$keep")"
+		cp -a "$dir" "$keep.new"
+		rm -rf "$keep"
+		mv "$keep.new" "$keep"
+		cp "$dir.log" "$keep/train.log"
+		echo "{\"time\":\"$(date -u +%FT%TZ)\",\"run\":\"$table/$cell/seed-$seed\",\"event\":\"end\",\"exit\":$status}"
+		if ((status != 0)); then
+			echo "repro: $table/$cell/seed-$seed failed (exit $status); its log is $dir.log" >&2
+			return "$status"
+		fi
+	done
+}
+
+case "$cmd" in
+list) runs "$table" ;;
+run)
+	list="$(runs "$table")"
+	if [[ ! -x "$bin" ]]; then
+		mkdir -p "$(dirname "$bin")"
+		(cd "$repo" && go build -o "$bin" ./cmd/sgformer)
+	fi
+	mkdir -p "$work"
+	while read -r cell seed args; do
+		if [[ -n "$cells" ]]; then
+			match=0
+			for c in ${cells//,/ }; do [[ "$cell" == *"$c"* ]] && match=1; done
+			((match)) || continue
+		fi
+		while (($(jobs -rp | wc -l) >= jobs)); do wait -n || true; done
+		# shellcheck disable=SC2086 # args are words
+		one "$cell" "$seed" $args &
+	done <<<"$list"
+	wait
+	;;
+*)
+	sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+	exit 2
+	;;
+esac
