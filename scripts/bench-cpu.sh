@@ -15,6 +15,8 @@ export SGFORMER_DATA=${SGFORMER_DATA:-$(cd .. && pwd)/shared/data}
 # The Go runtime's soft memory limit the CLI sets (90 % of the memory available), for the test
 # binaries too: without it the garbage of a step can double the heap.
 export GOMEMLIMIT=${GOMEMLIMIT:-$(($(awk '/^MemAvailable/ {print $2}' /proc/meminfo) * 1024 / 10 * 9))}
+# The pure-Go backend's figures (scripts/bench-backends.sh compares it with XLA and PyG).
+export GOMLX_BACKEND=${GOMLX_BACKEND:-go}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/sgformer" ./cmd/sgformer

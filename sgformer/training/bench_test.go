@@ -73,7 +73,7 @@ func zincContext(execution string) *context.Context {
 	return ctx
 }
 
-// benchSetup returns the batch, the backend ($GOMLX_BACKEND, else the pure-Go one) and a
+// benchSetup returns the batch, the backend ($GOMLX_BACKEND, else backend.Default) and a
 // context with the ZINC recipe and the given execution.
 func benchSetup(b *testing.B, execution string) (*batch.Batch, model.Spec, backends.Backend, *context.Context) {
 	bt, spec := zincBatch(b, execution)

@@ -131,6 +131,7 @@ type part struct {
 	wall    float64
 	cpu     string
 	failed  string // "exit status N" when the part failed
+	epochs  string // "epoch seconds: …" (scripts/bench-backends.sh)
 }
 
 var timeLine = regexp.MustCompile(`^peak RSS (\d+) kB, wall ([0-9.]+) s(?:, CPU (\S+))?$`)
@@ -157,6 +158,8 @@ func readParts(path string) (header []string, parts []*part, err error) {
 		default:
 			if r, ok := parseBench(line); ok {
 				cur.bench = append(cur.bench, r)
+			} else if e, ok := strings.CutPrefix(line, "epoch seconds: "); ok {
+				cur.epochs = e
 			} else if strings.HasPrefix(line, "exit status ") {
 				cur.failed = line
 			} else if m := timeLine.FindStringSubmatch(line); m != nil {

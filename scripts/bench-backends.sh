@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The backends side by side, in one call on one machine (about 10 minutes on 2 cores): the
+# pure-Go backend, XLA's CPU plugin (sgformer install-xla) and PyTorch Geometric
+# (bench/pyg/subgraphormer_pyg.py, torch and torch-geometric from PyPI in $SGFORMER_PYG_VENV,
+# default build/venv-pyg, installed with the pinned versions below when missing):
+#   - ZINC-12k recipe (6 × 96, k = 8, MLP layer encoders), 128 molecules: one training step and
+#     one inference pass (BenchmarkZINCTrainStep/Inference, after a first call that compiles;
+#     for PyG, the median over epochs 2-3 of 384 training and 384 test molecules, per batch);
+#   - ogbg-molesol, the paper's recipe (3 × 60, batch 32): 5 epochs of sgformer train, each
+#     epoch's seconds (training and evaluation; the first ones compile XLA's programs).
+# Writes OUT (default results/benchmarks/backends.txt), from which internal/cmd/readme renders
+# the README's backend table. Runs nothing else: stop other work first (the header records the
+# load before it starts). The shared data must be at ../shared/data or $SGFORMER_DATA.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-results/benchmarks/backends.txt}
+export SGFORMER_DATA=${SGFORMER_DATA:-$(cd .. && pwd)/shared/data}
+export GOMEMLIMIT=${GOMEMLIMIT:-$(($(awk '/^MemAvailable/ {print $2}' /proc/meminfo) * 1024 / 10 * 9))}
+venv=${SGFORMER_PYG_VENV:-build/venv-pyg}
+torch_version=2.15.0 pyg_version=2.8.1
+if ! "$venv/bin/python" -c "import torch_geometric" 2>/dev/null; then
+	python3 -m venv "$venv"
+	"$venv/bin/pip" install -q "torch==$torch_version" "torch-geometric==$pyg_version"
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+go build -o "$tmp/sgformer" ./cmd/sgformer
+plugin=$("$tmp/sgformer" install-xla)
+go test -c -o "$tmp/training.test" ./sgformer/training
+timed() { /usr/bin/time -f 'peak RSS %M kB, wall %e s, CPU %P' "$@" || echo "exit status $?"; }
+{
+	echo "# scripts/bench-backends.sh at $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . || echo ' with uncommitted changes')"
+	echo "# $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "# $(go version | cut -d' ' -f3), XLA CPU plugin $(echo "$plugin" | sed -n 's/.*"package":"\([^"]*\)".*"version":"\([^"]*\)".*/\1 \2/p'), $("$venv/bin/python" -c 'import torch, torch_geometric; print(f"torch {torch.__version__} ({torch.get_num_threads()} threads), torch-geometric {torch_geometric.__version__}")')"
+	for b in go xla:cpu; do
+		echo "== zinc $b"
+		(cd sgformer/training && GOMLX_BACKEND=$b timed "$tmp/training.test" -test.run '^$' -test.bench '^BenchmarkZINC(TrainStep|Inference)/sparse$' -test.benchtime 3x -test.benchmem)
+	done
+	echo "== zinc pyg"
+	timed "$venv/bin/python" bench/pyg/subgraphormer_pyg.py --data "$SGFORMER_DATA/zinc12k" --product precomputed \
+		--train-subset 384 --eval-subset 384 --epochs 3 --device cpu
+	for b in go xla:cpu; do
+		echo "== molesol $b"
+		timed "$tmp/sgformer" train --dataset ogbg-molesol --data-dir "$SGFORMER_DATA/ogbg_molesol" --epochs 5 --backend "$b" \
+			--cache-dir "$tmp/cache" --out "$tmp/molesol-$b" 2>/dev/null
+		echo "epoch seconds: $(sed -n 's/.*"seconds":\([0-9.]*\).*/\1/p' "$tmp/molesol-$b/metrics.jsonl" | xargs)"
+	done
+} >"$tmp/out" 2>&1
+mkdir -p "$(dirname "$out")"
+mv "$tmp/out" "$out"
