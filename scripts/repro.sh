@@ -9,15 +9,22 @@
 # Subgraphormer + PE at sampling ratios 100 %, 50 %, 20 % and 5 %, 3 seeds each, with the
 # paper's recipe of each ratio, training.RecipeAt) or molbace-sampling (the 20 % and 5 % cells).
 #
-# Each run is `sgformer train … --time-limit $SGFORMER_REPRO_PIECE` (default 20m) and then
+# Each run is `sgformer train … --time-limit $SGFORMER_REPRO_PIECE` (default 45m: a piece starts by
+# compiling XLA's programs again, a few minutes) and then
 # `--resume` until its last epoch: a kill loses one piece at most, and between pieces, when no
 # process writes it, the run folder is copied to results/reproduction/TABLE/CELL/seed-N (config,
 # metrics, summary, curves and the checkpoints, which are small), from where the next session
 # resumes it after a commit. JSON lines on stdout say when each piece starts and ends.
 #
+# To stop before a session ends: touch WORK/STOP, then send SIGINT to the `sgformer train`
+# processes; each saves its checkpoint at the step where it is, is copied to results/, and no
+# new piece starts (remove WORK/STOP before the next `run`).
+#
 # Settings: SGFORMER_BIN, a binary built once outside the tree being edited (default
 # build/repro/sgformer, built here if missing); SGFORMER_REPRO_WORK, where runs train (default
-# build/repro/work); SGFORMER_REPRO_JOBS (default 2); SGFORMER_BACKEND (default xla:cpu).
+# build/repro/work); SGFORMER_REPRO_RESULTS, where run folders are copied (default
+# results/reproduction); SGFORMER_REPRO_JOBS (default 2); SGFORMER_BACKEND (default xla:cpu).
+# Bash reads a script as it runs it: run a copy of this file when the tree may change meanwhile.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cmd="${1:-}"
@@ -25,8 +32,9 @@ table="${2:-}"
 cells="${3:-}"
 bin="${SGFORMER_BIN:-$repo/build/repro/sgformer}"
 work="${SGFORMER_REPRO_WORK:-$repo/build/repro/work}"
+results="${SGFORMER_REPRO_RESULTS:-$repo/results/reproduction}"
 jobs="${SGFORMER_REPRO_JOBS:-2}"
-piece="${SGFORMER_REPRO_PIECE:-20m}"
+piece="${SGFORMER_REPRO_PIECE:-45m}"
 backend="${SGFORMER_BACKEND:-xla:cpu}"
 
 # runs TABLE prints "CELL SEED ARGS…" for every run of TABLE.
@@ -45,6 +53,8 @@ runs() {
 	for s in 0 1 2; do
 		for r in "${ratios[@]}"; do
 			for m in "${models[@]}"; do
+				# results/ogbg-molesol-paper holds this cell's seeds (docs/reproduction.md).
+				[[ $1 == molesol-sampling && ${m%%:*} == subgraphormer-pe && $r == 1 ]] && continue
 				echo "${m%%:*}_ratio-$r $s --dataset $dataset --sampling-ratio $r --seed $s ${m#*:}"
 			done
 		done
@@ -64,13 +74,13 @@ finished() {
 one() {
 	local cell="$1" seed="$2"
 	shift 2
-	local dir="$work/$table/$cell/seed-$seed" keep="$repo/results/reproduction/$table/$cell/seed-$seed"
+	local dir="$work/$table/$cell/seed-$seed" keep="$results/$table/$cell/seed-$seed"
 	if [[ ! -d "$dir" && -d "$keep" ]]; then
 		mkdir -p "$(dirname "$dir")"
 		cp -a "$keep" "$dir"
 	fi
 	local status=0
-	while ! finished "$dir"; do
+	while ! finished "$dir" && [[ ! -e "$work/STOP" ]]; do
 		local resume=()
 		[[ -d "$dir/checkpoint" ]] && resume=(--resume)
 		echo "{\"time\":\"$(date -u +%FT%TZ)\",\"run\":\"$table/$cell/seed-$seed\",\"event\":\"start\",\"resume\":${#resume[@]}}"
@@ -84,7 +94,7 @@ one() {
 		mv "$keep.new" "$keep"
 		cp "$dir.log" "$keep/train.log"
 		echo "{\"time\":\"$(date -u +%FT%TZ)\",\"run\":\"$table/$cell/seed-$seed\",\"event\":\"end\",\"exit\":$status}"
-		if ((status != 0)); then
+		if ((status != 0)) && [[ ! -e "$work/STOP" ]]; then
 			echo "repro: $table/$cell/seed-$seed failed (exit $status); its log is $dir.log" >&2
 			return "$status"
 		fi
@@ -107,6 +117,7 @@ run)
 			((match)) || continue
 		fi
 		while (($(jobs -rp | wc -l) >= jobs)); do wait -n || true; done
+		[[ -e "$work/STOP" ]] && break
 		# shellcheck disable=SC2086 # args are words
 		one "$cell" "$seed" $args &
 	done <<<"$list"

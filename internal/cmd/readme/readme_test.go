@@ -1,8 +1,9 @@
 package main
 
 import (
-	"bytes"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -45,5 +46,51 @@ func TestGPUSection(t *testing.T) {
 	}
 	if strings.Contains(got, "| sgformer, sparse (xla:cuda) | 8.20") {
 		t.Error("the speed table shows an earlier call's timing")
+	}
+}
+
+// A cell's status follows its runs: partial until every seed has all its epochs, then
+// reproduced when the mean ± std intervals overlap, else differs by so many paper stds.
+func TestSamplingStatus(t *testing.T) {
+	root := t.TempDir()
+	write := func(cell string, seed, epochs, want int, test float64) {
+		dir := filepath.Join(root, "runs", cell, fmt.Sprintf("seed-%d", seed))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		config := fmt.Sprintf(`{"epochs": %d, "model": "subgraphormer", "layers": 3, "hidden": 60, "pe_k": 0, "learning_rate": 0.001, "dropout": 0.5, "batch_size": 32, "sampling_ratio": 0.5, "eval_samples": 5}`, want)
+		var metrics strings.Builder
+		for e := 1; e <= epochs; e++ {
+			fmt.Fprintf(&metrics, `{"epoch":%d,"train_loss":1,"val":%g,"test":%g,"lr":0.001,"seconds":10,"best_epoch":1}`+"\n", e, 1.0, test)
+		}
+		os.WriteFile(filepath.Join(dir, "config.json"), []byte(config), 0o644)
+		os.WriteFile(filepath.Join(dir, "metrics.jsonl"), []byte(metrics.String()), 0o644)
+	}
+	for s, x := range []float64{0.80, 0.82, 0.84} { // 0.82 ± 0.016
+		write("a_ratio-0.5", s, 4, 4, x)
+		write("b_ratio-0.5", s, 4, 4, x+0.2)
+	}
+	write("c_ratio-0.5", 0, 4, 4, 0.8)
+	write("c_ratio-0.5", 1, 2, 4, 0.8)
+	cells := []paperCell{
+		{"A", "a", 0.5, 0.83, 0.01, ""},
+		{"B", "b", 0.5, 0.83, 0.01, ""},
+		{"C", "c", 0.5, 0.83, 0.01, ""},
+		{"D", "d", 0.5, 0.83, 0.01, ""},
+	}
+	out, err := samplingSection("runs", cells, 3)(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| A | 50 % | 0.830 ± 0.010 | 0.820 ± 0.016 | 0, 1, 2 | 4, 4, 4 of 4 |",
+		"reproduced",
+		"| B | 50 % | 0.830 ± 0.010 | 1.020 ± 0.016 |", "differs: +19.0 paper std",
+		"| C | 50 % | 0.830 ± 0.010 | 0.800 ± 0.000 | 0, 1 | 4, 2 of 4 |", "partial: 1 of 3 seeds finished",
+		"| D | 50 % | 0.830 ± 0.010 | — |", "not run yet",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
 	}
 }

@@ -16,17 +16,21 @@ type paperCell struct {
 	model, folder string // the row's name in the paper, and its runs' folder prefix
 	ratio         float64
 	mean, std     float64
+	// runs, if set, is the folder of the cell's seed-N runs, relative to the project root,
+	// when they were made before the table's runs (else DIR/FOLDER_ratio-R).
+	runs string
 }
 
 // molesolSampling is the paper's Table "molesol-sampling" (App. "Extended Experimental
 // Section"): test RMSE of ogbg-molesol, mean ± std.
 var molesolSampling = []paperCell{
-	{"GNN-SSWL+", "sswlplus", 1, 0.837, 0.019}, {"GNN-SSWL+", "sswlplus", 0.5, 0.886, 0.026},
-	{"GNN-SSWL+", "sswlplus", 0.2, 1.180, 0.036}, {"GNN-SSWL+", "sswlplus", 0.05, 1.299, 0.044},
-	{"Subgraphormer", "subgraphormer", 1, 0.832, 0.043}, {"Subgraphormer", "subgraphormer", 0.5, 0.829, 0.013},
-	{"Subgraphormer", "subgraphormer", 0.2, 1.093, 0.009}, {"Subgraphormer", "subgraphormer", 0.05, 1.266, 0.019},
-	{"Subgraphormer + PE", "subgraphormer-pe", 1, 0.826, 0.010}, {"Subgraphormer + PE", "subgraphormer-pe", 0.5, 0.812, 0.001},
-	{"Subgraphormer + PE", "subgraphormer-pe", 0.2, 1.041, 0.030}, {"Subgraphormer + PE", "subgraphormer-pe", 0.05, 1.270, 0.007},
+	{"GNN-SSWL+", "sswlplus", 1, 0.837, 0.019, ""}, {"GNN-SSWL+", "sswlplus", 0.5, 0.886, 0.026, ""},
+	{"GNN-SSWL+", "sswlplus", 0.2, 1.180, 0.036, ""}, {"GNN-SSWL+", "sswlplus", 0.05, 1.299, 0.044, ""},
+	{"Subgraphormer", "subgraphormer", 1, 0.832, 0.043, ""}, {"Subgraphormer", "subgraphormer", 0.5, 0.829, 0.013, ""},
+	{"Subgraphormer", "subgraphormer", 0.2, 1.093, 0.009, ""}, {"Subgraphormer", "subgraphormer", 0.05, 1.266, 0.019, ""},
+	{"Subgraphormer + PE", "subgraphormer-pe", 1, 0.826, 0.010, "results/ogbg-molesol-paper"},
+	{"Subgraphormer + PE", "subgraphormer-pe", 0.5, 0.812, 0.001, ""},
+	{"Subgraphormer + PE", "subgraphormer-pe", 0.2, 1.041, 0.030, ""}, {"Subgraphormer + PE", "subgraphormer-pe", 0.05, 1.270, 0.007, ""},
 }
 
 // seedRun is what one seed's run folder says: the test metric at the best validation epoch so
@@ -80,10 +84,13 @@ func samplingSection(dir string, cells []paperCell, seeds int) func(root string)
 		var b strings.Builder
 		b.WriteString("| model | ratio | paper | ours | seeds | epochs | hyperparameters | status | CPU hours (3 seeds) |\n|---|---:|---|---|---|---|---|---|---:|\n")
 		for _, c := range cells {
-			cellDir := fmt.Sprintf("%s_ratio-%g", c.folder, c.ratio)
+			cellDir := filepath.Join(dir, fmt.Sprintf("%s_ratio-%g", c.folder, c.ratio))
+			if c.runs != "" {
+				cellDir = c.runs
+			}
 			var runs []seedRun
 			for s := range seeds {
-				run := filepath.Join(root, dir, cellDir, fmt.Sprintf("seed-%d", s))
+				run := filepath.Join(root, cellDir, fmt.Sprintf("seed-%d", s))
 				if _, err := os.Stat(run); err != nil {
 					continue
 				}
@@ -129,6 +136,11 @@ func samplingSection(dir string, cells []paperCell, seeds int) func(root string)
 			hours := secs[len(secs)/2] * float64(runs[0].want) * float64(seeds) / 3600
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s of %d | %s | %s | %.1f |\n", c.model, ratio, paper, ours,
 				strings.Join(seedNames, ", "), strings.Join(epochs, ", "), runs[0].want, hyperparameters(runs[0].config), status, hours)
+		}
+		for _, c := range cells {
+			if c.runs != "" {
+				fmt.Fprintf(&b, "\n%s at %g %%: the runs of `%s` (the README's Results), trained on the pure-Go backend before this table's runs.\n", c.model, 100*c.ratio, c.runs)
+			}
 		}
 		fmt.Fprintf(&b, "\nOurs: test RMSE at the best validation epoch, mean ± std (population, NumPy's default) over the seeds so far; runs in `%s/`. "+
 			"CPU hours: the median epoch's seconds (after the first five, which compile XLA's programs) × epochs × 3 seeds, "+
