@@ -9,9 +9,9 @@
 # The installation itself is scripts/setup-notebooks.sh, the same script CI runs before
 # executing the notebooks, so CI proves these steps; this file only adds Go and the repository.
 #
-# Backends: GOMLX_BACKEND=go (set below) selects GoMLX's pure-Go backend, which needs nothing
-# else. With internet access at run time, GoMLX fetches the XLA CPU plugin itself for
-# GOMLX_BACKEND=xla:cpu (faster); `%env GOMLX_BACKEND xla:cpu` in a notebook selects it.
+# Backends: the image installs XLA's CPU plugin (sgformer install-xla, pinned, from PyPI), which
+# the notebooks then run on; `%env GOMLX_BACKEND go` in a notebook selects GoMLX's pure-Go
+# backend instead.
 
 # The Go toolchain, pinned, taken from the official image.
 FROM docker.io/library/golang:1.26.8-bookworm AS go
@@ -22,8 +22,7 @@ FROM quay.io/jupyter/base-notebook:2025-03-14
 COPY --from=go /usr/local/go /usr/local/go
 ENV GOROOT=/usr/local/go \
     GOPATH=/home/${NB_USER}/go \
-    GOFLAGS=-buildvcs=false \
-    GOMLX_BACKEND=go
+    GOFLAGS=-buildvcs=false
 ENV PATH=${GOPATH}/bin:${GOROOT}/bin:${PATH}
 
 # Debian/Ubuntu packages (a C compiler for cgo), as root; then GoNB and its helpers, as the
@@ -38,4 +37,4 @@ RUN /tmp/setup-notebooks.sh --only user --interactive
 # that the first cell of a notebook does not wait for them.
 COPY --chown=${NB_UID}:${NB_GID} . /home/${NB_USER}/sgformer
 WORKDIR /home/${NB_USER}/sgformer
-RUN go mod download && go build ./...
+RUN go mod download && go build ./... && go run ./cmd/sgformer install-xla

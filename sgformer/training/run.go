@@ -155,6 +155,11 @@ type partialEpoch struct {
 // atomically. With opt.Resume it continues the run there exactly: same weights, optimizer
 // state, learning-rate schedule and random streams.
 func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
+	unlock, err := lockRun(opt.Out)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	st := &state{}
 	if opt.Resume {
 		if err := load(ctx, filepath.Join(opt.Out, CheckpointDir), st); err != nil {
