@@ -66,8 +66,17 @@ finished() {
 	[[ -f "$1/config.json" && -f "$1/metrics.jsonl" ]] || return 1
 	local want have
 	want="$(sed -n 's/^ *"epochs": *\([0-9]*\).*/\1/p' "$1/config.json")"
-	have="$(grep -c '"epoch"' "$1/metrics.jsonl" || true)"
+	have="$(epochs "$1")"
 	[[ -n "$want" && "$have" -ge "$want" ]]
+}
+
+# epochs DIR: the number of epochs the run in DIR has recorded.
+epochs() {
+	if [[ -f "$1/metrics.jsonl" ]]; then
+		awk '/"epoch"/ { n++ } END { print n + 0 }' "$1/metrics.jsonl"
+	else
+		echo 0
+	fi
 }
 
 # one CELL SEED ARGS…: trains one run to its end, piece by piece, copying it to results/.
@@ -86,6 +95,8 @@ one() {
 		echo "{\"time\":\"$(date -u +%FT%TZ)\",\"run\":\"$table/$cell/seed-$seed\",\"event\":\"start\",\"resume\":${#resume[@]}}"
 		mkdir -p "$dir"
 		status=0
+		local before
+		before="$(epochs "$dir")"
 		"$bin" train "$@" --backend "$backend" --out "$dir" --time-limit "$piece" "${resume[@]}" >>"$dir.log" 2>&1 || status=$?
 		rm -rf "$keep.new"
 		mkdir -p "$(dirname "$keep")"
@@ -94,6 +105,13 @@ one() {
 		mv "$keep.new" "$keep"
 		cp "$dir.log" "$keep/train.log"
 		echo "{\"time\":\"$(date -u +%FT%TZ)\",\"run\":\"$table/$cell/seed-$seed\",\"event\":\"end\",\"exit\":$status}"
+		# A piece that failed after it saved further epochs is resumed: on xla:cpu a sampled run
+		# compiles a program for every new batch shape and keeps them all, until LLVM cannot map
+		# more memory for one ("LLVM compilation error: Cannot allocate memory", after 35-50
+		# molesol epochs); a new process starts without them.
+		if ((status != 0)) && (($(epochs "$dir") > before)); then
+			continue
+		fi
 		if ((status != 0)) && [[ ! -e "$work/STOP" ]]; then
 			echo "repro: $table/$cell/seed-$seed failed (exit $status); its log is $dir.log" >&2
 			return "$status"

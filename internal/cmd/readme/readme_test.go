@@ -72,6 +72,9 @@ func TestSamplingStatus(t *testing.T) {
 	}
 	write("c_ratio-0.5", 0, 4, 4, 0.8)
 	write("c_ratio-0.5", 1, 2, 4, 0.8)
+	if err := os.MkdirAll(filepath.Join(root, "runs", "d_ratio-0.5", "seed-0"), 0o755); err != nil { // no epoch yet
+		t.Fatal(err)
+	}
 	cells := []paperCell{
 		{"A", "a", 0.5, 0.83, 0.01, ""},
 		{"B", "b", 0.5, 0.83, 0.01, ""},

@@ -91,8 +91,8 @@ func samplingSection(dir string, cells []paperCell, seeds int) func(root string)
 			var runs []seedRun
 			for s := range seeds {
 				run := filepath.Join(root, cellDir, fmt.Sprintf("seed-%d", s))
-				if _, err := os.Stat(run); err != nil {
-					continue
+				if _, err := os.Stat(filepath.Join(run, training.MetricsFile)); err != nil {
+					continue // not started, or stopped before its first epoch ended
 				}
 				r, err := readSeedRun(run, s)
 				if err != nil {
