@@ -15,11 +15,11 @@ import (
 // pjrt_c_api_<name>_plugin.so).
 const CPUPluginFile = "pjrt_c_api_cpu_plugin.so"
 
-// A Wheel is one file of a Python wheel on PyPI, pinned: the wheel's URL and SHA-256 (as PyPI's
-// simple index publishes it), the file's path inside the wheel and its own SHA-256.
+// A Wheel is one file of a Python wheel on PyPI, pinned: the wheel's URL, the file's path inside
+// the wheel and its SHA-256, which the installation checks.
 type Wheel struct {
 	Package, Version string
-	URL, SHA256      string
+	URL              string
 	Member           string
 	MemberSHA256     string
 }
@@ -36,7 +36,6 @@ var CPUPlugin = Wheel{
 	Version: "0.11.2",
 	URL: "https://files.pythonhosted.org/packages/e5/90/f04e5ea9e56f01965b4cd56bc3cf4801a563cd47b74d4ded5780f19c3a7c/" +
 		"lammps_jax_pjrt_cpu-0.11.2-py3-none-manylinux_2_27_x86_64.whl",
-	SHA256:       "1319390d948b39f69f7dade496b7c385149d9ca6097a6b62114da113216d9ad1",
 	Member:       "lammps_jax_pjrt_cpu/" + CPUPluginFile,
 	MemberSHA256: "ad1309ac822b1b24d51b7f9947c7c9fa9ef5d67f390584cbc3d1fa2428fed9c2",
 }

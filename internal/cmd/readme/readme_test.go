@@ -65,6 +65,8 @@ func TestSamplingStatus(t *testing.T) {
 		}
 		os.WriteFile(filepath.Join(dir, "config.json"), []byte(config), 0o644)
 		os.WriteFile(filepath.Join(dir, "metrics.jsonl"), []byte(metrics.String()), 0o644)
+		summary := fmt.Sprintf(`{"epochs": %d, "best_epoch": 1, "best_val": 1, "test_at_best_val": %g, "seed": %d}`, epochs, test, seed)
+		os.WriteFile(filepath.Join(dir, "summary.json"), []byte(summary), 0o644)
 	}
 	for s, x := range []float64{0.80, 0.82, 0.84} { // 0.82 ± 0.016
 		write("a_ratio-0.5", s, 4, 4, x)

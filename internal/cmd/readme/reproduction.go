@@ -33,18 +33,27 @@ var molesolSampling = []paperCell{
 	{"Subgraphormer + PE", "subgraphormer-pe", 0.2, 1.041, 0.030, ""}, {"Subgraphormer + PE", "subgraphormer-pe", 0.05, 1.270, 0.007, ""},
 }
 
-// seedRun is what one seed's run folder says: the test metric at the best validation epoch so
-// far, the epochs trained of those configured, the median seconds of its epochs after the
-// first five (which compile XLA's programs for new batch shapes), and its configuration.
+// seedRun is what one seed's run folder says: its summary (the test metric at the best
+// validation epoch so far, the epochs trained), the epochs configured, the median seconds of its
+// epochs after the first five (which compile XLA's programs for new batch shapes), and its
+// configuration.
 type seedRun struct {
-	seed, epochs, want int
-	test, epochSecs    float64
-	config             map[string]any
+	summary   *training.Summary
+	want      int
+	epochSecs float64
+	config    map[string]any
 }
 
 // readSeedRun reads a run folder written by sgformer train.
-func readSeedRun(dir string, seed int) (seedRun, error) {
-	r := seedRun{seed: seed}
+func readSeedRun(dir string) (seedRun, error) {
+	var r seedRun
+	var err error
+	if r.summary, err = training.ReadSummary(dir); err != nil {
+		return r, err
+	}
+	if r.want, err = plannedEpochs(dir); err != nil {
+		return r, err
+	}
 	raw, err := os.ReadFile(filepath.Join(dir, training.ConfigFile))
 	if err != nil {
 		return r, err
@@ -52,8 +61,6 @@ func readSeedRun(dir string, seed int) (seedRun, error) {
 	if err := json.Unmarshal(raw, &r.config); err != nil {
 		return r, fmt.Errorf("%s: %w", dir, err)
 	}
-	want, _ := r.config["epochs"].(float64)
-	r.want = int(want)
 	recs, err := training.ReadRecords(filepath.Join(dir, training.MetricsFile))
 	if err != nil {
 		return r, err
@@ -61,12 +68,6 @@ func readSeedRun(dir string, seed int) (seedRun, error) {
 	if len(recs) == 0 {
 		return r, fmt.Errorf("%s: no epochs", dir)
 	}
-	r.epochs = len(recs)
-	best := recs[len(recs)-1].BestEpoch
-	if best < 1 || best > len(recs) {
-		return r, fmt.Errorf("%s: best epoch %d of %d", dir, best, len(recs))
-	}
-	r.test = recs[best-1].Test
 	var secs []float64
 	for _, rec := range recs[min(5, len(recs)-1):] {
 		secs = append(secs, rec.Seconds)
@@ -91,10 +92,10 @@ func samplingSection(dir string, cells []paperCell, seeds int) func(root string)
 			var runs []seedRun
 			for s := range seeds {
 				run := filepath.Join(root, cellDir, fmt.Sprintf("seed-%d", s))
-				if _, err := os.Stat(filepath.Join(run, training.MetricsFile)); err != nil {
+				if _, err := os.Stat(filepath.Join(run, training.SummaryFile)); err != nil {
 					continue // not started, or stopped before its first epoch ended
 				}
-				r, err := readSeedRun(run, s)
+				r, err := readSeedRun(run)
 				if err != nil {
 					return "", err
 				}
@@ -110,11 +111,11 @@ func samplingSection(dir string, cells []paperCell, seeds int) func(root string)
 			var seedNames, epochs []string
 			done := 0
 			for _, r := range runs {
-				tests = append(tests, r.test)
+				tests = append(tests, r.summary.TestAtBest)
 				secs = append(secs, r.epochSecs)
-				seedNames = append(seedNames, fmt.Sprint(r.seed))
-				epochs = append(epochs, fmt.Sprint(r.epochs))
-				if r.epochs >= r.want {
+				seedNames = append(seedNames, fmt.Sprint(r.summary.Seed))
+				epochs = append(epochs, fmt.Sprint(r.summary.Epochs))
+				if r.summary.Epochs >= r.want {
 					done++
 				}
 			}
