@@ -25,6 +25,58 @@ var integerTicks = plot.TickerFunc(func(lo, hi float64) []plot.Tick {
 	return ticks
 })
 
+// linearTicks are gonum's default ticks of a linear axis, each major one labelled with the
+// fewest decimals that give its value exactly (gonum's own labels of 2.02, 2.04 and 2.06 read
+// "2", "2" and "2.1").
+var linearTicks = plot.TickerFunc(func(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	step := hi - lo
+	var majors []float64
+	for _, t := range ticks {
+		if t.Label != "" {
+			if len(majors) > 0 {
+				step = min(step, t.Value-majors[len(majors)-1])
+			}
+			majors = append(majors, t.Value)
+		}
+	}
+	exact := func(decimals int) bool {
+		for _, v := range majors {
+			got, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', decimals, 64), 64)
+			if math.Abs(got-v) > 1e-6*step {
+				return false
+			}
+		}
+		return true
+	}
+	decimals := 0
+	for decimals < 15 && !exact(decimals) {
+		decimals++
+	}
+	for i, t := range ticks {
+		if t.Label != "" {
+			if math.Abs(t.Value) < 1e-9*step {
+				t.Value = 0 // not −0
+			}
+			ticks[i].Label = strconv.FormatFloat(t.Value, 'f', decimals, 64)
+		}
+	}
+	return ticks
+})
+
+// widenFlat widens the range of a linear axis whose data has a single value (a constant
+// series) to ±10 % of it (±1 around 0), instead of gonum's ±1 whatever the value.
+func widenFlat(a *plot.Axis) {
+	if a.Min != a.Max {
+		return
+	}
+	d := math.Abs(a.Min) / 10
+	if d == 0 {
+		d = 1
+	}
+	a.Min, a.Max = a.Min-d, a.Max+d
+}
+
 // logTicks labels the powers of ten over a range of two decades or more, and the 1–2–5
 // sequence within each decade over a narrower one (where powers of ten alone would leave
 // at most one label).

@@ -112,6 +112,9 @@ func Curves(recs []training.Record, metric string) (*Figure, error) {
 	for _, p := range []*plot.Plot{lossPlot, metricPlot, lrPlot} {
 		p.X.Tick.Marker = integerTicks
 		p.X.Min = min(p.X.Min, 0)
+		if _, log := p.Y.Scale.(plot.LogScale); !log {
+			widenFlat(&p.Y)
+		}
 		fig.Panels = append(fig.Panels, Panel{Plot: p})
 	}
 	// The data area of a panel is about 2.7 by 1.8 inches under a figure title.

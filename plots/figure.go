@@ -90,6 +90,7 @@ func newPlot(title, xLabel, yLabel string) *plot.Plot {
 		a.Padding = vg.Points(3)
 	}
 	p.X.Label.Text, p.Y.Label.Text = xLabel, yLabel
+	p.Y.Tick.Marker = linearTicks
 	return p
 }
 

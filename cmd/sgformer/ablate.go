@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -22,7 +23,7 @@ func cellDir(out, modelName string, ratio float64, k, seed int) string {
 }
 
 func ablateCmd(args []string, io stdio) error {
-	fs := flag.NewFlagSet("sgformer ablate", flag.ContinueOnError)
+	fs := newFlagSet("ablate")
 	var d dataFlags
 	d.register(fs)
 	out := fs.String("out", "", "directory for the grid's runs, table.md and table.json")
@@ -55,42 +56,73 @@ func ablateCmd(args []string, io stdio) error {
 	}
 	cells := len(ratioList) * len(kList) * len(seedList)
 	end := deadline(*limit)
-	i := 0
-	for _, k := range kList {
-		for _, ratio := range ratioList {
-			for _, seed := range seedList {
-				i++
-				// Each cell trains with the recipe of its sampling ratio, then the flags.
-				ctx, _ := newContext(dataset, ratio)
-				if err := h.apply(ctx); err != nil {
-					return err
-				}
-				ctx.SetParams(map[string]any{model.ParamPEK: k, training.ParamSamplingRatio: ratio, training.ParamSeed: seed})
-				c, err := training.ReadConfig(ctx)
-				if err != nil {
-					return usageError{err.Error()}
-				}
-				epochs := c.Epochs
-				run := cellDir(*out, c.Model.Model, ratio, k, seed)
-				done, resume := cellState(run, epochs)
-				if done {
-					fmt.Fprintf(io.err, "== cell %d/%d: ratio %g, k %d, seed %d: done (%s)\n", i, cells, ratio, k, seed, run)
-					continue
-				}
-				fmt.Fprintf(io.err, "== cell %d/%d: ratio %g, k %d, seed %d (%s)\n", i, cells, ratio, k, seed, run)
-				if !end.IsZero() && time.Now().After(end) {
-					fmt.Fprintf(io.err, "time limit reached: run the same command again to continue the grid\n")
-					return nil
-				}
-				cd := d
-				if _, err := runTraining(ctx, &cd, training.Options{Out: run, Resume: resume, Epochs: epochs, Deadline: end}, *backendName, io); err != nil {
-					return fmt.Errorf("cell ratio %g, k %d, seed %d: %w", ratio, k, seed, err)
+	// Several workers may train one grid (the same command in several processes, on one
+	// machine or on several sharing the file system): each cell's run directory has one writer
+	// (training.LockFile), so a worker skips the cells others train, and waits for them at the
+	// end of its pass, taking over any whose worker stopped.
+	for {
+		var held []string // the run directories of cells other workers train
+		i := 0
+		for _, k := range kList {
+			for _, ratio := range ratioList {
+				for _, seed := range seedList {
+					i++
+					// Each cell trains with the recipe of its sampling ratio, then the flags.
+					ctx, _ := newContext(dataset, ratio)
+					if err := h.apply(ctx); err != nil {
+						return err
+					}
+					ctx.SetParams(map[string]any{model.ParamPEK: k, training.ParamSamplingRatio: ratio, training.ParamSeed: seed})
+					c, err := training.ReadConfig(ctx)
+					if err != nil {
+						return usageError{err.Error()}
+					}
+					name := fmt.Sprintf("cell %d/%d: ratio %g, k %d, seed %d", i, cells, ratio, k, seed)
+					run := cellDir(*out, c.Model.Model, ratio, k, seed)
+					for {
+						done, resume := cellState(run, c.Epochs)
+						switch {
+						case done:
+							fmt.Fprintf(io.err, "== %s: done (%s)\n", name, run)
+						case training.Locked(run):
+							fmt.Fprintf(io.err, "== %s: trained by another worker (%s)\n", name, run)
+							held = append(held, run)
+						case !end.IsZero() && time.Now().After(end):
+							fmt.Fprintf(io.err, "time limit reached: run the same command again to continue the grid\n")
+							return nil
+						default:
+							fmt.Fprintf(io.err, "== %s (%s)\n", name, run)
+							cd := d
+							_, err := runTraining(ctx, &cd, training.Options{Out: run, Resume: resume, Epochs: c.Epochs, Deadline: end}, *backendName, io)
+							switch {
+							case errors.Is(err, training.ErrRunExists): // another worker started it since cellState
+								continue
+							case errors.Is(err, training.ErrLocked): // another worker took it since Locked
+								fmt.Fprintf(io.err, "== %s: trained by another worker (%s)\n", name, run)
+								held = append(held, run)
+							case err != nil:
+								return fmt.Errorf("cell ratio %g, k %d, seed %d: %w", ratio, k, seed, err)
+							}
+						}
+						break
+					}
 				}
 			}
+		}
+		if len(held) == 0 {
+			break
+		}
+		fmt.Fprintf(io.err, "waiting for %d cell(s) other workers train; a cell whose worker stops is taken over\n", len(held))
+		free := func(run string) bool { return !training.Locked(run) }
+		for !slices.ContainsFunc(held, free) {
+			time.Sleep(lockPoll)
 		}
 	}
 	return renderTable(*out, 4, io)
 }
+
+// lockPoll is how often a worker waiting for the cells of other workers looks at their locks.
+var lockPoll = 2 * time.Second
 
 // cellState says whether a cell's run finished its epochs, or else whether it has a checkpoint
 // to resume from.
@@ -121,20 +153,16 @@ func parseList[T comparable](s, name string, parse func(string) (T, error)) ([]T
 }
 
 func tableCmd(args []string, io stdio) error {
-	fs := flag.NewFlagSet("sgformer table", flag.ContinueOnError)
+	fs := newFlagSet("table")
 	digits := fs.Int("digits", 4, "decimals of the metrics")
-	fs.SetOutput(io.err)
-	fs.Usage = func() {
-		fmt.Fprintln(io.err, "usage: sgformer table [--digits N] DIR\n\nCollects every run summary under DIR (an ablate or compare output, or any runs) into the paper's\n"+
-			"tables, printed as Markdown and written to DIR/table.md and DIR/table.json. Runs that differ in\n"+
-			"any hyperparameter but the seed (their config.json) are never averaged together; runs that\n"+
-			"trained fewer epochs than planned are left out and listed.")
-		fs.PrintDefaults()
-	}
+	describe(fs, "usage: sgformer table [--digits N] DIR\n\nCollects every run summary under DIR (an ablate or compare output, or any runs) into the paper's\n"+
+		"tables, printed as Markdown and written to DIR/table.md and DIR/table.json. Runs that differ in\n"+
+		"any hyperparameter but the seed (their config.json) are never averaged together; runs that\n"+
+		"trained fewer epochs than planned are left out and listed.")
 	// DIR may come before, between or after the flags.
 	var dirs []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := parseFlags(fs, args, io); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
 				return err
 			}

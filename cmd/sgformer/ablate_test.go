@@ -1,11 +1,18 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sgformer/sgformer/sgformer/training"
 )
 
 // A 2 × 2 × 2 grid on the synthetic task: every cell trained, the table rendered; a second
@@ -78,5 +85,115 @@ func TestAblateAndTable(t *testing.T) {
 		if code, _, stderr := runCLI(t, "", tc.args...); code == 0 || !strings.Contains(stderr, tc.want) {
 			t.Errorf("sgformer %v: exit %d, %q; want %q", tc.args, code, stderr, tc.want)
 		}
+	}
+}
+
+// Three workers on one grid (the same ablate command in three processes): each cell is trained
+// once, a cell whose worker is killed (SIGKILL, in the middle of it) is taken over by a worker
+// that waited for it and resumed from its checkpoint, and the table holds every cell.
+func TestAblateWorkers(t *testing.T) {
+	out := t.TempDir()
+	args := []string{"ablate", "--out", out, "--ratios", "1,0.5", "--pe-k", "0", "--seeds", "0,1,2", "--epochs", "3",
+		"--dataset", "synthetic", "--synthetic-graphs", "24", "--layers", "1", "--hidden", "12", "--batch-size", "12", "--backend", "go"}
+	type worker struct {
+		cmd   *exec.Cmd
+		lines chan string
+		log   strings.Builder
+	}
+	start := func() *worker {
+		w := &worker{cmd: exec.Command(os.Args[0], args...), lines: make(chan string, 1000)}
+		w.cmd.Env = append(os.Environ(), "SGFORMER_CLI=1")
+		stderr, err := w.cmd.StderrPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			sc := bufio.NewScanner(stderr)
+			for sc.Scan() {
+				w.lines <- sc.Text()
+			}
+			close(w.lines)
+		}()
+		return w
+	}
+	// until reads w's lines of stderr into its log up to the first that contains s.
+	until := func(w *worker, s string) {
+		t.Helper()
+		for line := range w.lines {
+			w.log.WriteString(line + "\n")
+			if strings.Contains(line, s) {
+				return
+			}
+		}
+		t.Fatalf("the worker ended without %q:\n%s", s, w.log.String())
+	}
+	first := start()
+	until(first, "epoch 1/3") // in the middle of its first cell
+	others := []*worker{start(), start()}
+	for _, w := range others {
+		until(w, "trained by another worker")
+	}
+	first.cmd.Process.Kill()
+	for line := range first.lines {
+		first.log.WriteString(line + "\n")
+	}
+	first.cmd.Wait()
+	for _, w := range others {
+		for line := range w.lines {
+			w.log.WriteString(line + "\n")
+		}
+		if err := w.cmd.Wait(); err != nil {
+			t.Fatalf("worker: %v\n%s", err, w.log.String())
+		}
+	}
+	// The epochs each worker trained of each cell: the "epoch N/3" lines after the line that
+	// starts it ("== cell …: ratio R, k K, seed S (RUN)").
+	trained := map[string][]string{} // run → "worker:epoch"
+	header := regexp.MustCompile(`^== cell .*seed \d+ \((.*)\)$`)
+	for i, w := range append([]*worker{first}, others...) {
+		run := ""
+		for _, line := range strings.Split(w.log.String(), "\n") {
+			if m := header.FindStringSubmatch(line); m != nil {
+				run = m[1]
+			} else if strings.HasPrefix(line, "==") {
+				run = ""
+			} else if strings.HasPrefix(line, "epoch ") && run != "" {
+				trained[run] = append(trained[run], fmt.Sprintf("%d:%s", i, strings.Fields(line)[1]))
+			}
+		}
+	}
+	takenOver := 0
+	for _, ratio := range []float64{1, 0.5} {
+		for seed := range 3 {
+			run := cellDir(out, "subgraphormer", ratio, 0, seed)
+			recs, err := training.ReadRecords(filepath.Join(run, training.MetricsFile))
+			if err != nil || len(recs) != 3 || recs[0].Epoch != 1 || recs[2].Epoch != 3 {
+				t.Fatalf("%s: records %+v, %v; want epochs 1, 2, 3", run, recs, err)
+			}
+			var epochs []string
+			workers := map[byte]bool{}
+			for _, e := range trained[run] {
+				epochs = append(epochs, e[2:])
+				workers[e[0]] = true
+			}
+			if !slices.Equal(epochs, []string{"1/3", "2/3", "3/3"}) {
+				t.Errorf("%s: trained %v, want each epoch once", run, trained[run])
+			}
+			if len(workers) > 1 {
+				takenOver++
+			}
+		}
+	}
+	// The killed worker was in the middle of a cell unless it had logged that cell's last epoch.
+	log := first.log.String()
+	midway := !strings.Contains(log[strings.LastIndex(log, "== cell"):], "epoch 3/3")
+	if want := map[bool]int{true: 1, false: 0}[midway]; takenOver != want {
+		t.Errorf("%d cells trained by two workers, want %d (the killed worker's, if it was in the middle of one)", takenOver, want)
+	}
+	if raw, err := os.ReadFile(filepath.Join(out, "table.md")); err != nil || !strings.Contains(string(raw), "| 0, 1, 2 |") {
+		t.Fatalf("table.md: %v\n%s", err, raw)
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -14,7 +13,7 @@ import (
 // compareCmd trains several models with the same data and hyperparameters, each into
 // OUT/<model>, and prints a comparison table (Markdown) and writes OUT/compare.json.
 func compareCmd(args []string, io stdio) error {
-	fs := flag.NewFlagSet("sgformer compare", flag.ContinueOnError)
+	fs := newFlagSet("compare")
 	var d dataFlags
 	d.register(fs)
 	out := fs.String("out", "", "directory for the runs, one per model")

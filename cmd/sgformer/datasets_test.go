@@ -25,8 +25,8 @@ func TestUnknownDataset(t *testing.T) {
 		}
 	}
 	for _, cmd := range []string{"train", "preprocess", "download"} {
-		if _, _, stderr := runCLI(t, "", cmd, "-h"); !strings.Contains(stderr, "peptides-struct") || (cmd != "download" && (!strings.Contains(stderr, "synthetic-4cycles") || !strings.Contains(stderr, "csv:FILE"))) {
-			t.Errorf("sgformer %s -h does not list the datasets: %s", cmd, stderr)
+		if _, help, _ := runCLI(t, "", cmd, "-h"); !strings.Contains(help, "peptides-struct") || (cmd != "download" && (!strings.Contains(help, "synthetic-4cycles") || !strings.Contains(help, "csv:FILE"))) {
+			t.Errorf("sgformer %s -h does not list the datasets: %s", cmd, help)
 		}
 	}
 	// The built-in datasets are accepted wherever datasets are loaded.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"strings"
 
 	"github.com/sgformer/sgformer/data"
@@ -10,7 +9,7 @@ import (
 )
 
 func downloadCmd(args []string, io stdio) error {
-	fs := flag.NewFlagSet("sgformer download", flag.ContinueOnError)
+	fs := newFlagSet("download")
 	dataset := fs.String("dataset", "", "dataset: "+strings.Join(sourceNames(), ", "))
 	dir := fs.String("data-dir", "", "directory for the dataset's files (default: $SGFORMER_DATA/FOLDER, ../shared/data/FOLDER if present, else the user cache)")
 	if err := parse(fs, args, io); err != nil {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -133,7 +132,7 @@ func appendJSONFloat(b []byte, x float64) []byte {
 }
 
 func productCmd(args []string, io stdio) error {
-	fs := flag.NewFlagSet("sgformer product", flag.ContinueOnError)
+	fs := newFlagSet("product")
 	path := fs.String("graph", "", "graph JSON file, or - for standard input")
 	if err := parse(fs, args, io); err != nil {
 		return err
@@ -185,14 +184,11 @@ Flags:
 `
 
 func peCmd(args []string, io stdio) error {
-	fs := flag.NewFlagSet("sgformer pe", flag.ContinueOnError)
+	fs := newFlagSet("pe")
 	path := fs.String("graph", "", "graph JSON file, or - for standard input")
 	k := fs.Int("k", 8, "number of eigenpairs of the product graph's Laplacian")
 	mode := fs.String("mode", string(preprocess.Exact), `"exact": the k smallest eigenpairs; "reference": the authors' code (no trivial eigenvector, zero padding)`)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), peUsage)
-		fs.PrintDefaults()
-	}
+	describe(fs, peUsage)
 	if err := parse(fs, args, io); err != nil {
 		return err
 	}

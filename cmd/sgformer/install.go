@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"net/http"
 	"os"
@@ -19,7 +18,7 @@ import (
 // installXLACmd installs backend.CPUPlugin into the plugin folder (data.Source.Download: resumed,
 // checked against its SHA-256, moved into place only whole) and checks that it computes.
 func installXLACmd(args []string, io stdio) error {
-	fs := flag.NewFlagSet("sgformer install-xla", flag.ContinueOnError)
+	fs := newFlagSet("install-xla")
 	root := fs.String("pjrt-dir", "", "folder for PJRT plugins, which go into its lib/ (default: $SGFORMER_PJRT_DIR, else the user cache's "+
 		"sgformer/pjrt); one other than the default must be given to later commands as SGFORMER_PJRT_DIR")
 	if err := parse(fs, args, io); err != nil {

@@ -25,11 +25,13 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/sgformer/sgformer/internal/memory"
 )
@@ -50,20 +52,25 @@ type stdio struct {
 	out, err io.Writer
 }
 
-var commands = []command{
-	{"molecule", "print a molecule's graph (from SMILES, OGB's features) as JSON", moleculeCmd},
-	{"product", "print the product graph's connectivities and node marks of a graph as JSON", productCmd},
-	{"pe", "print the product-graph positional encoding of a graph as JSON", peCmd},
-	{"download", "download a dataset from its canonical source, with checksums and resume", downloadCmd},
-	{"install-xla", "install XLA's CPU plugin (pinned, from PyPI), which then is the default backend", installXLACmd},
-	{"preprocess", "preprocess a dataset (product graphs, node marks, PE) into a cache", preprocessCmd},
-	{"train", "train a model (Subgraphormer, GNN-SSWL+ or GIN), resumable, with metrics.jsonl and checkpoints", trainCmd},
-	{"eval", "evaluate a trained run's best checkpoint on the validation and test splits", evalCmd},
-	{"predict", "predict the targets of a graph, a SMILES or a CSV table of molecules with a trained run", predictCmd},
-	{"compare", "train several models on the same data and print a comparison table", compareCmd},
-	{"ablate", "train a grid of sampling ratios × PE sizes × seeds (resumable; skips finished cells)", ablateCmd},
-	{"table", "render the runs under a directory as the paper's tables (mean ± std over seeds)", tableCmd},
-	{"plot", "draw a run's training curves as SVG and PNG", plotCmd},
+// commands are the subcommands (set in init: their flag sets read the summaries here).
+var commands []command
+
+func init() {
+	commands = []command{
+		{"molecule", "print a molecule's graph (from SMILES, OGB's features) as JSON", moleculeCmd},
+		{"product", "print the product graph's connectivities and node marks of a graph as JSON", productCmd},
+		{"pe", "print the product-graph positional encoding of a graph as JSON", peCmd},
+		{"download", "download a dataset from its canonical source, with checksums and resume", downloadCmd},
+		{"install-xla", "install XLA's CPU plugin (pinned, from PyPI), which then is the default backend", installXLACmd},
+		{"preprocess", "preprocess a dataset (product graphs, node marks, PE) into a cache", preprocessCmd},
+		{"train", "train a model (Subgraphormer, GNN-SSWL+ or GIN), resumable, with metrics.jsonl and checkpoints", trainCmd},
+		{"eval", "evaluate a trained run's best checkpoint on the validation and test splits", evalCmd},
+		{"predict", "predict the targets of a graph, a SMILES or a CSV table of molecules with a trained run", predictCmd},
+		{"compare", "train several models on the same data and print a comparison table", compareCmd},
+		{"ablate", "train a grid of sampling ratios × PE sizes × seeds (resumable; skips finished cells)", ablateCmd},
+		{"table", "render the runs under a directory as the paper's tables (mean ± std over seeds)", tableCmd},
+		{"plot", "draw a run's training curves as SVG and PNG", plotCmd},
+	}
 }
 
 // run executes the command line args and returns the process exit code: 0 on success, 1 on
@@ -120,11 +127,48 @@ func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
 
+// newFlagSet returns the flag set of the command name, whose help says what the command does
+// (its summary) and lists its flags; describe replaces the summary by a longer text.
+func newFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet("sgformer "+name, flag.ContinueOnError)
+	summary := ""
+	for _, c := range commands {
+		if c.name == name {
+			summary = strings.ToUpper(c.summary[:1]) + c.summary[1:] + "."
+		}
+	}
+	describe(fs, fmt.Sprintf("usage: sgformer %s [flags]\n\n%s\n", name, summary))
+	return fs
+}
+
+// describe sets the help of fs: text (the usage line and what the command does), then its
+// flags.
+func describe(fs *flag.FlagSet, text string) {
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), strings.TrimRight(text, "\n")+"\n\nflags:\n")
+		fs.PrintDefaults()
+	}
+}
+
+// parseFlags parses args into fs. The help goes to io.out for -h (it is the output asked for;
+// exit status 0) and to io.err after a mistake.
+func parseFlags(fs *flag.FlagSet, args []string, io stdio) error {
+	var buf bytes.Buffer
+	fs.SetOutput(&buf)
+	err := fs.Parse(args)
+	fs.SetOutput(io.err)
+	to := io.err
+	if errors.Is(err, flag.ErrHelp) {
+		to = io.out
+	}
+	_, _ = to.Write(buf.Bytes())
+	return err
+}
+
 // parse parses args into fs, turning flag errors into usage errors and rejecting extra
 // arguments.
 func parse(fs *flag.FlagSet, args []string, io stdio) error {
-	fs.SetOutput(io.err)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, io); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}

@@ -115,7 +115,6 @@ func TestCommandErrors(t *testing.T) {
 		{triangleTail, []string{"pe", "--graph", "-", "--k", "-1"}, 2, "--k -1 must not be negative"},
 		{triangleTail, []string{"pe", "--graph", "-", "--mode", "fast"}, 2, `--mode "fast"`},
 		{"", []string{"product", "--graph", "-", "extra"}, 2, `unexpected argument "extra"`},
-		{"", []string{"preprocess", "--data-dir", "x"}, 2, "--out DIR is required"},
 		{"", []string{"preprocess", "--dataset", "qm9", "--data-dir", "x", "--out", "y"}, 2, `unknown dataset "qm9"`},
 		{"", []string{"preprocess", "--data-dir", "/nonexistent", "--out", "y"}, 1, "data: zinc12k: stat /nonexistent: no such file or directory"},
 	}
@@ -131,7 +130,7 @@ func TestPreprocessCommand(t *testing.T) {
 	dir := shareddata.Dir(t, "zinc12k")
 	out := t.TempDir()
 	for _, recomputed := range []bool{true, false} {
-		code, stdout, stderr := runCLI(t, "", "preprocess", "--dataset", "zinc12k", "--data-dir", dir, "--pe-k", "4", "--out", out)
+		code, stdout, stderr := runCLI(t, "", "preprocess", "--dataset", "zinc12k", "--data-dir", dir, "--pe-k", "4", "--pe-mode", "exact", "--out", out)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
@@ -151,6 +150,32 @@ func TestPreprocessCommand(t *testing.T) {
 	}
 }
 
+// preprocess with its defaults warms the cache train reads (the dataset's recipe's PE, train's
+// cache directory), and train moves a damaged cache aside and computes it again.
+func TestPreprocessWarmsTrain(t *testing.T) {
+	dir := shareddata.Dir(t, "ogbg_molesol")
+	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // the user cache directory both default to
+	if code, _, stderr := runCLI(t, "", "preprocess", "--dataset", "ogbg-molesol", "--data-dir", dir); code != 0 {
+		t.Fatalf("preprocess: exit %d: %s", code, stderr)
+	}
+	train := []string{"train", "--dataset", "ogbg-molesol", "--data-dir", dir, "--train-subset", "16", "--epochs", "1", "--layers", "1", "--backend", "go"}
+	code, _, stderr := runCLI(t, "", append(train, "--out", filepath.Join(t.TempDir(), "run"))...)
+	if code != 0 || strings.Contains(stderr, "preprocessed") {
+		t.Fatalf("train after preprocess: exit %d, computed the cache again: %s", code, stderr)
+	}
+	caches, _ := filepath.Glob(filepath.Join(os.Getenv("XDG_CACHE_HOME"), "sgformer", "*.cache"))
+	if len(caches) != 1 {
+		t.Fatalf("caches %v", caches)
+	}
+	if err := os.WriteFile(caches[0], []byte("damaged"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runCLI(t, "", append(train, "--out", filepath.Join(t.TempDir(), "run"))...)
+	if code != 0 || !strings.Contains(stderr, "moved to "+caches[0]+".corrupt, computing it again") {
+		t.Fatalf("train on a damaged cache: exit %d: %s", code, stderr)
+	}
+}
+
 // In a log, preprocessing reports its progress in lines (at most one per interval), with the
 // rate and the ETA, and none once every graph is done.
 func TestProgressLines(t *testing.T) {
@@ -166,5 +191,21 @@ func TestProgressLines(t *testing.T) {
 	progress(4)
 	if b.Len() != 0 {
 		t.Errorf("a line before the interval: %q", b.String())
+	}
+}
+
+// Every command's -h prints, on stdout with exit status 0, its usage line, what it does and
+// its flags; a mistake prints them on stderr.
+func TestHelp(t *testing.T) {
+	for _, c := range commands {
+		code, stdout, stderr := runCLI(t, "", c.name, "-h")
+		lines := strings.Split(stdout, "\n")
+		if code != 0 || stderr != "" || len(lines) < 4 || !strings.HasPrefix(lines[0], "usage: sgformer "+c.name) || lines[2] == "" || !strings.Contains(stdout, "\nflags:\n") {
+			t.Errorf("%s -h: exit %d, stdout %q, stderr %q", c.name, code, stdout, stderr)
+		}
+		code, stdout, stderr = runCLI(t, "", c.name, "--no-such-flag")
+		if code != 2 || stdout != "" || !strings.Contains(stderr, "usage: sgformer "+c.name) {
+			t.Errorf("%s --no-such-flag: exit %d, stdout %q, stderr %q", c.name, code, stdout, stderr)
+		}
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -28,12 +27,9 @@ Flags:
 `
 
 func moleculeCmd(args []string, io stdio) error {
-	fs := flag.NewFlagSet("sgformer molecule", flag.ContinueOnError)
+	fs := newFlagSet("molecule")
 	s := fs.String("smiles", "", "the molecule as a SMILES string (quote it for the shell)")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), moleculeUsage)
-		fs.PrintDefaults()
-	}
+	describe(fs, moleculeUsage)
 	if err := parse(fs, args, io); err != nil {
 		return err
 	}
@@ -67,7 +63,8 @@ func pointAt(s string, err error) error {
 }
 
 // writeGraph writes g in the graph JSON format (graph.ReadJSON reads it back), integer feature
-// rows as lists; a graph without edges has an empty edge list and no edge features.
+// rows as lists; every output has the same keys (a molecule without bonds, a salt, has empty
+// "edges" and "edge_features").
 func writeGraph(w io.Writer, g *graph.Graph) error {
 	j := newJSONWriter(w)
 	j.str(`{"num_nodes":` + strconv.Itoa(g.N()) + `,"edges":[`)
@@ -79,7 +76,7 @@ func writeGraph(w io.Writer, g *graph.Graph) error {
 	}
 	j.str("]")
 	rows := func(name string, f graph.Features, n int) {
-		if f.Width == 0 || f.Ints == nil || n == 0 {
+		if n > 0 && (f.Width == 0 || f.Ints == nil) {
 			return
 		}
 		j.str(`,"` + name + `":[`)

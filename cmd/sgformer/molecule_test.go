@@ -51,6 +51,11 @@ func TestMoleculeCommand(t *testing.T) {
 		if err := json.Unmarshal([]byte(stdout), &raw); err != nil || raw["num_nodes"] != float64(want.N()) {
 			t.Errorf("%s: %s", s, stdout)
 		}
+		for _, key := range []string{"edges", "node_features", "edge_features"} { // the same keys for every molecule
+			if _, ok := raw[key].([]any); !ok {
+				t.Errorf("%s: no list %q in %s", s, key, stdout)
+			}
+		}
 		if code, _, stderr := runCLI(t, stdout, "pe", "--graph", "-", "--k", "1"); code != 0 {
 			t.Errorf("%s: pe of the output: exit %d: %s", s, code, stderr)
 		}
@@ -118,30 +123,39 @@ func TestPredictMolecules(t *testing.T) {
 
 	dir := t.TempDir()
 	input := filepath.Join(dir, "in.csv")
-	os.WriteFile(input, []byte("name,smiles,logS\nphenol,c1ccccc1O,0.1\nbroken,C1CC,\n\"salt, two ions\",[Na+].[Cl-],\nempty,,\nsodium,[Na+],\n"), 0o644)
+	os.WriteFile(input, []byte("name,smiles,logS\nphenol,c1ccccc1O,0.1\nbroken,C1CC,\n\"salt, two ions\",[Na+].[Cl-],\nempty,,\nsodium,[Na+],\nshort\n"), 0o644)
 	out := filepath.Join(dir, "out.csv")
 	os.WriteFile(out, []byte("old"), 0o644)
-	code, stdout, stderr := runCLI(t, "", "predict", "--run", run, "--input", input, "--output", out, "--backend", "go")
-	wantErr := []string{
-		input + `:3: column "smiles": smiles: syntax error at byte 1: unclosed ring 1`,
-		input + `:5: column "smiles": an empty SMILES (no atoms)`,
-		`sgformer predict: 2 of 5 rows have no prediction (the "error" column of ` + out + ` says why; the first: ` + input + ":3:",
-	}
-	for _, want := range wantErr {
-		if code != 1 || stdout != "" || !strings.Contains(stderr, want) {
-			t.Errorf("predict --input: exit %d, stdout %q, stderr %q; want exit 1 and %q", code, stdout, stderr, want)
+	// Rows that cannot be predicted are reported, and the others predicted (exit 0); with
+	// --strict, the same output and exit status 1.
+	for _, strict := range []bool{false, true} {
+		args := []string{"predict", "--run", run, "--input", input, "--output", out, "--backend", "go"}
+		wantCode, prefix := 0, ""
+		if strict {
+			args, wantCode, prefix = append(args, "--strict"), 1, "sgformer predict: "
+		}
+		code, stdout, stderr := runCLI(t, "", args...)
+		for _, want := range []string{
+			input + `:3: column "smiles": smiles: syntax error at byte 1: unclosed ring 1`,
+			input + `:5: column "smiles": an empty SMILES (no atoms)`,
+			input + `:7: column "smiles": 1 fields, the header has 3`,
+			prefix + `3 of 6 rows have no prediction (the "error" column of ` + out + ` says why; the first: ` + input + ":3:",
+		} {
+			if code != wantCode || stdout != "" || !strings.Contains(stderr, want) {
+				t.Errorf("predict --input (strict %v): exit %d, stdout %q, stderr %q; want exit %d and %q", strict, code, stdout, stderr, wantCode, want)
+			}
 		}
 	}
 	raw, _ := os.ReadFile(out)
 	recs := readTable(t, string(raw))
-	if !slices.Equal(recs[0], []string{"name", "smiles", "logS", "pred_logS", "error"}) || len(recs) != 6 {
+	if !slices.Equal(recs[0], []string{"name", "smiles", "logS", "pred_logS", "error"}) || len(recs) != 7 {
 		t.Fatalf("output %q", raw)
 	}
 	for i, want := range []struct {
 		name, smiles string
 		failed       string
 	}{{"phenol", "c1ccccc1O", ""}, {"broken", "C1CC", "line 3: smiles: syntax error at byte 1: unclosed ring 1"}, {"salt, two ions", "[Na+].[Cl-]", ""},
-		{"empty", "", "line 5: an empty SMILES (no atoms)"}, {"sodium", "[Na+]", ""}} {
+		{"empty", "", "line 5: an empty SMILES (no atoms)"}, {"sodium", "[Na+]", ""}, {"short", "", "line 7: 1 fields, the header has 3"}} {
 		rec := recs[i+1]
 		if rec[0] != want.name || rec[1] != want.smiles || rec[4] != want.failed {
 			t.Errorf("row %d: %q", i+1, rec)
@@ -160,8 +174,8 @@ func TestPredictMolecules(t *testing.T) {
 	// JSON lines, by --output's name, from standard input: the same rows with typed values.
 	jsonl := filepath.Join(dir, "out.jsonl")
 	in, _ := os.ReadFile(input)
-	code, _, stderr = runCLI(t, string(in), "predict", "--run", run, "--input", "-", "--output", jsonl, "--backend", "go")
-	if code != 1 || !strings.Contains(stderr, `<stdin>:3: column "smiles"`) {
+	code, _, stderr := runCLI(t, string(in), "predict", "--run", run, "--input", "-", "--output", jsonl, "--backend", "go")
+	if code != 0 || !strings.Contains(stderr, `<stdin>:3: column "smiles"`) {
 		t.Errorf("--input -: exit %d, %q", code, stderr)
 	}
 	f, _ := os.Open(jsonl)
@@ -174,7 +188,7 @@ func TestPredictMolecules(t *testing.T) {
 		}
 		lines = append(lines, m)
 	}
-	if len(lines) != 5 || lines[0]["pred_logS"] != single["c1ccccc1O"] || lines[0]["error"] != nil || lines[0]["logS"] != "0.1" ||
+	if len(lines) != 6 || lines[0]["pred_logS"] != single["c1ccccc1O"] || lines[0]["error"] != nil || lines[0]["logS"] != "0.1" ||
 		lines[1]["pred_logS"] != nil || lines[1]["error"] != "line 3: smiles: syntax error at byte 1: unclosed ring 1" || lines[2]["name"] != "salt, two ions" {
 		t.Errorf("JSON lines %v", lines)
 	}
@@ -186,9 +200,16 @@ func TestPredictMolecules(t *testing.T) {
 	zw.Close()
 	gzPath := filepath.Join(dir, "in.csv.gz")
 	os.WriteFile(gzPath, []byte(gz.String()), 0o644)
-	code, stdout, stderr = runCLI(t, "", "predict", "--run", run, "--input", gzPath, "--smiles-column", "mol", "--backend", "go")
+	code, stdout, stderr := runCLI(t, "", "predict", "--run", run, "--input", gzPath, "--smiles-column", "mol", "--backend", "go")
 	if recs := readTable(t, stdout); code != 0 || len(recs) != 3 || !slices.Equal(recs[0], []string{"mol", "logS", "error"}) || recs[2][1] != strconv.FormatFloat(single["c1ccccc1O"], 'g', -1, 64) {
 		t.Errorf("gzipped input: exit %d, %q, %s", code, stdout, stderr)
+	}
+
+	// No row predicted: exit 1.
+	none := filepath.Join(dir, "none.csv")
+	os.WriteFile(none, []byte("smiles\nC1CC\n\n"), 0o644)
+	if code, _, stderr := runCLI(t, "", "predict", "--run", run, "--input", none, "--backend", "go"); code != 1 || !strings.Contains(stderr, "sgformer predict: 1 of 1 rows have no prediction") {
+		t.Errorf("no row predicted: exit %d, %q", code, stderr)
 	}
 
 	// A failure before any row leaves an existing output as it was.

@@ -15,17 +15,13 @@ import (
 const curvesFile = "curves"
 
 func plotCmd(args []string, io stdio) error {
-	fs := flag.NewFlagSet("sgformer plot", flag.ContinueOnError)
+	fs := newFlagSet("plot")
 	format := fs.String("format", "both", "image format: svg, png or both")
 	out := fs.String("out", "", "directory to write the figures into (default: RUN_DIR)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: sgformer plot [--format svg|png|both] [--out DIR] RUN_DIR\n\n"+
-			"Draws the training curves of a run (metrics.jsonl, summary.json) into curves.svg and curves.png.")
-		fs.PrintDefaults()
-	}
+	describe(fs, "usage: sgformer plot [--format svg|png|both] [--out DIR] RUN_DIR\n\n"+
+		"Draws the training curves of a run (metrics.jsonl, summary.json) into curves.svg and curves.png.")
 	// RUN_DIR may come before, between or after the flags.
-	fs.SetOutput(io.err)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, io); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}

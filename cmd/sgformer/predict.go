@@ -44,19 +44,17 @@ Flags:
 const predictChunk = 256
 
 func predictCmd(args []string, io stdio) error {
-	fs := flag.NewFlagSet("sgformer predict", flag.ContinueOnError)
+	fs := newFlagSet("predict")
 	run := fs.String("run", "", "run directory written by sgformer train")
 	path := fs.String("graph", "", `graph JSON with "node_features" and "edge_features" in the dataset's encoding, or - for standard input`)
 	smilesFlag := fs.String("smiles", "", "a molecule as a SMILES string, for a run trained on OGB-featurised molecules")
 	input := fs.String("input", "", "a CSV table of molecules to predict (- for standard input)")
 	column := fs.String("smiles-column", "smiles", "the --input column holding the SMILES")
 	output := fs.String("output", "", "where --input's predictions go (default: standard output)")
+	strict := fs.Bool("strict", false, "--input: fail (exit status 1) when a row cannot be predicted, not only when none can")
 	format := fs.String("format", "", `--input's output format: "csv" or "jsonl" (default: jsonl for an --output ending in .jsonl or .json, else csv)`)
 	backendName := fs.String("backend", "", "GoMLX backend (default $GOMLX_BACKEND, else xla:cpu if installed, else go)")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), predictUsage)
-		fs.PrintDefaults()
-	}
+	describe(fs, predictUsage)
 	if err := parse(fs, args, io); err != nil {
 		return err
 	}
@@ -102,7 +100,7 @@ func predictCmd(args []string, io stdio) error {
 		return err
 	}
 	if *input != "" {
-		return predictTable(p, src, *input, *column, *output, outFormat, io)
+		return predictTable(p, src, *input, *column, *output, outFormat, *strict, io)
 	}
 	pred, err := p.PredictGraph(g)
 	if err != nil {
@@ -233,9 +231,11 @@ func (t *tableWriter) flush() error {
 }
 
 // predictTable predicts every row of the CSV table input and writes them to output (standard
-// output if empty) in format. Rows that cannot be predicted are written with their error and
-// reported; the returned error then says how many (exit status 1).
-func predictTable(p *training.Predictor, src training.Source, input, column, output, format string, sio stdio) error {
+// output if empty) in format. Rows that cannot be predicted (a SMILES that does not parse, a
+// row of another width than the header) are written with their error and reported on
+// sio.err; it is an error (exit status 1) when no row could be, or with strict when one could
+// not.
+func predictTable(p *training.Predictor, src training.Source, input, column, output, format string, strict bool, sio stdio) error {
 	var r *csvfile.Reader
 	var err error
 	if input == "-" {
@@ -271,6 +271,7 @@ func predictTable(p *training.Predictor, src training.Source, input, column, out
 	var firstFailure string
 	var records [][]string
 	var lines []int
+	var bad []error // per record: a width other than the header's
 	flushChunk := func() error {
 		ss := make([]string, len(records))
 		for i, rec := range records {
@@ -299,6 +300,11 @@ func predictTable(p *training.Predictor, src training.Source, input, column, out
 				rowErr[i] = predErrs[j]
 			}
 		}
+		for i, e := range bad {
+			if e != nil {
+				rowPred[i], rowErr[i] = nil, e
+			}
+		}
 		for i, rec := range records {
 			failure := ""
 			if e := rowErr[i]; e != nil {
@@ -316,7 +322,7 @@ func predictTable(p *training.Predictor, src training.Source, input, column, out
 			}
 		}
 		rows += len(records)
-		records, lines = records[:0], lines[:0]
+		records, lines, bad = records[:0], lines[:0], bad[:0]
 		return nil
 	}
 	for {
@@ -324,8 +330,15 @@ func predictTable(p *training.Predictor, src training.Source, input, column, out
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		if err != nil {
+		var width *csvfile.WidthError
+		switch {
+		case errors.As(err, &width): // written with its fields, as many as the header's, and why
+			rec = slices.Concat(width.Record, make([]string, max(0, width.Want-len(width.Record))))[:width.Want]
+			bad = append(bad, fmt.Errorf("%d fields, the header has %d", len(width.Record), width.Want))
+		case err != nil:
 			return err
+		default:
+			bad = append(bad, nil)
 		}
 		records, lines = append(records, rec), append(lines, line)
 		if len(records) == predictChunk {
@@ -350,7 +363,11 @@ func predictTable(p *training.Predictor, src training.Source, input, column, out
 		if output != "" {
 			where = output
 		}
-		return fmt.Errorf("%d of %d rows have no prediction (the %q column of %s says why; the first: %s)", failed, rows, errCol, where, firstFailure)
+		msg := fmt.Sprintf("%d of %d rows have no prediction (the %q column of %s says why; the first: %s)", failed, rows, errCol, where, firstFailure)
+		if strict || failed == rows {
+			return errors.New(msg)
+		}
+		fmt.Fprintln(sio.err, msg)
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/sgformer/sgformer/data"
 	"github.com/sgformer/sgformer/internal/memory"
 	"github.com/sgformer/sgformer/internal/term"
+	"github.com/sgformer/sgformer/sgformer/model"
 	"github.com/sgformer/sgformer/sgformer/preprocess"
 	"github.com/sgformer/sgformer/sgformer/product"
 	"github.com/sgformer/sgformer/sgformer/training"
@@ -36,13 +37,21 @@ func registerNoVerify(fs *flag.FlagSet, noVerify *bool) {
 }
 
 func preprocessCmd(args []string, io stdio) error {
-	fs := flag.NewFlagSet("sgformer preprocess", flag.ContinueOnError)
-	dataset := fs.String("dataset", "zinc12k", datasetUsage())
+	fs := newFlagSet("preprocess")
+	// The defaults are those sgformer train reads with the dataset's recipe: its PE and tuple
+	// order, and its cache directory.
+	name := peekFlag(args, "dataset", "zinc12k")
+	recipe, err := model.ReadConfig(recipeContext(append([]string{"--dataset", name}, args...), nil))
+	if err != nil {
+		return err
+	}
+	cache, _ := os.UserCacheDir()
+	dataset := fs.String("dataset", name, datasetUsage())
 	dataDir := fs.String("data-dir", "", "directory holding the dataset's files (default: $SGFORMER_DATA/FOLDER, ../shared/data/FOLDER, or the download location)")
-	k := fs.Int("pe-k", 8, "number k of product-graph PE columns")
-	mode := fs.String("pe-mode", string(preprocess.Exact), `"exact", "reference" (the authors' PE) or "concat"`)
-	tupleK := fs.Int("tuple-k", 2, "order K of the product's tuples (Appendix B)")
-	out := fs.String("out", "", "directory for the cache file")
+	k := fs.Int("pe-k", recipe.PEK, "number k of product-graph PE columns, by default the dataset's recipe's")
+	mode := fs.String("pe-mode", string(recipe.PEMode), `"exact", "reference" (the authors' PE) or "concat", by default the dataset's recipe's`)
+	tupleK := fs.Int("tuple-k", recipe.TupleK, "order K of the product's tuples (Appendix B)")
+	out := fs.String("out", filepath.Join(cache, "sgformer"), "directory for the cache file, by default the one sgformer train reads (its --cache-dir)")
 	workers := fs.Int("workers", 0, "goroutines (0: one per CPU)")
 	var noVerify bool
 	registerNoVerify(fs, &noVerify)
@@ -54,9 +63,6 @@ func preprocessCmd(args []string, io stdio) error {
 	csvOpt, err := csv.options(*dataset, 0)
 	if err != nil {
 		return err
-	}
-	if *out == "" {
-		return usagef("--out DIR is required")
 	}
 	opt := preprocess.Options{PEK: *k, PEMode: preprocess.Mode(*mode), TupleK: *tupleK}
 	if err := opt.Validate(); err != nil {

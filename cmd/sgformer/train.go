@@ -52,20 +52,31 @@ type hyperFlags struct {
 	skip     []string // parameters without a named flag here
 }
 
-// named maps flag names to context parameters.
-var named = []struct{ flag, param, usage string }{
-	{"model", model.ParamModel, "model: subgraphormer, sswl+ or gin"},
-	{"epochs", training.ParamEpochs, "training epochs"},
-	{"layers", model.ParamLayers, "number of blocks"},
-	{"hidden", model.ParamHidden, "hidden width"},
-	{"pe-k", model.ParamPEK, "product-graph PE columns"},
-	{"pe-mode", model.ParamPEMode, "PE computation: exact (the k smallest eigenpairs) or reference (the authors' procedure)"},
-	{"sampling-ratio", training.ParamSamplingRatio, "fraction of subgraphs kept per graph and epoch (Sec. 4.3)"},
-	{"seed", training.ParamSeed, "random seed"},
-	{"batch-size", training.ParamBatchSize, "graphs per batch"},
-	{"lr", training.ParamLearningRate, "initial learning rate"},
-	{"execution", model.ParamExecution, "product-graph operators: sparse or dense"},
-	{"dropout", model.ParamDropout, "dropout rate"},
+// named maps flag names to context parameters, whose usage (model.Params, training.Params) is
+// the flag's.
+var named = []struct{ flag, param string }{
+	{"model", model.ParamModel},
+	{"epochs", training.ParamEpochs},
+	{"layers", model.ParamLayers},
+	{"hidden", model.ParamHidden},
+	{"pe-k", model.ParamPEK},
+	{"pe-mode", model.ParamPEMode},
+	{"sampling-ratio", training.ParamSamplingRatio},
+	{"seed", training.ParamSeed},
+	{"batch-size", training.ParamBatchSize},
+	{"lr", training.ParamLearningRate},
+	{"execution", model.ParamExecution},
+	{"dropout", model.ParamDropout},
+}
+
+// usageOf returns the usage of the hyperparameter param.
+func usageOf(param string) string {
+	for _, p := range training.AllParams() {
+		if p.Name == param {
+			return p.Usage
+		}
+	}
+	return param
 }
 
 // newContext returns a context with the defaults, the recipe of the dataset at sampling ratio
@@ -108,7 +119,7 @@ func (h *hyperFlags) register(fs *flag.FlagSet, ctx *context.Context, skip ...st
 			continue
 		}
 		v, _ := ctx.GetParam(n.param)
-		fs.String(n.flag, fmt.Sprint(v), n.usage)
+		fs.String(n.flag, fmt.Sprint(v), usageOf(n.param))
 	}
 	// GoMLX's commandline.CreateContextSettingsFlag registers on the global flag set; this is
 	// the same flag on ours, parsed by commandline.ParseContextSettings.
@@ -122,6 +133,27 @@ func (h *hyperFlags) register(fs *flag.FlagSet, ctx *context.Context, skip ...st
 	h.settings = fs.String("set", "", "hyperparameters as \"name=value;name=value\", any of:\n"+strings.Join(params, "\n"))
 }
 
+// checkValue reports whether value is not of the type of ctx's parameter param ("want an
+// integer", "want a number", "want true or false").
+func checkValue(ctx *context.Context, param, value string) error {
+	current, _ := ctx.GetParam(param)
+	switch current.(type) {
+	case int:
+		if _, err := strconv.Atoi(value); err != nil {
+			return errors.New("want an integer")
+		}
+	case float64:
+		if _, err := strconv.ParseFloat(value, 64); err != nil {
+			return errors.New("want a number")
+		}
+	case bool:
+		if _, err := strconv.ParseBool(value); err != nil {
+			return errors.New("want true or false")
+		}
+	}
+	return nil
+}
+
 // apply sets the hyperparameters given on the command line: named flags, then -set.
 func (h *hyperFlags) apply(ctx *context.Context) error {
 	var settings []string
@@ -129,10 +161,16 @@ func (h *hyperFlags) apply(ctx *context.Context) error {
 	h.fs.Visit(func(f *flag.Flag) {
 		for _, n := range named {
 			if n.flag == f.Name && !slices.Contains(h.skip, n.param) {
+				if e := checkValue(ctx, n.param, f.Value.String()); e != nil && err == nil {
+					err = usagef("invalid value %q for flag -%s: %v", f.Value.String(), f.Name, e)
+				}
 				settings = append(settings, n.param+"="+f.Value.String())
 			}
 		}
 	})
+	if err != nil {
+		return err
+	}
 	if *h.settings != "" {
 		if err := checkSettings(ctx, *h.settings); err != nil {
 			return err
@@ -154,12 +192,38 @@ func (h *hyperFlags) apply(ctx *context.Context) error {
 	return nil
 }
 
+// sourceToResume reads the data source of the run in dir, to resume it.
+func sourceToResume(dir string) (training.Source, error) {
+	src, err := training.ReadSource(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return src, fmt.Errorf("nothing to resume in %s: it holds no run (it stopped before it began, or never started); "+
+			"run the same command without --resume to start it", dir)
+	}
+	if err != nil {
+		return src, fmt.Errorf("nothing to resume in %s: %w", dir, err)
+	}
+	return src, nil
+}
+
+// sameDir reports whether the paths a and b name the same directory (however spelled: relative,
+// absolute, through a link).
+func sameDir(a, b string) bool {
+	ia, errA := os.Stat(a)
+	ib, errB := os.Stat(b)
+	if errA != nil || errB != nil {
+		absA, _ := filepath.Abs(a)
+		absB, _ := filepath.Abs(b)
+		return absA == absB
+	}
+	return os.SameFile(ia, ib)
+}
+
 // checkResume reports, as a usage error, a flag given with --resume that contradicts the run's
 // configuration or data (run.json, config.json): only --epochs, --time-limit and --checkpoint-every may change.
 func (h *hyperFlags) checkResume(run string) error {
-	src, err := training.ReadSource(run)
+	src, err := sourceToResume(run)
 	if err != nil {
-		return fmt.Errorf("nothing to resume in %s: %w", run, err)
+		return err
 	}
 	var bad error
 	visited := map[string]bool{}
@@ -182,6 +246,9 @@ func (h *hyperFlags) checkResume(run string) error {
 			}
 			was = map[string]any{"smiles-column": opt.SMILESColumn, "label-columns": strings.Join(opt.LabelColumns, ","), "task": opt.Task, "split": opt.Split}[f.Name]
 		default:
+			return
+		}
+		if f.Name == "data-dir" && sameDir(f.Value.String(), src.DataDir) {
 			return
 		}
 		if bad == nil && f.Value.String() != fmt.Sprint(was) {
@@ -238,7 +305,7 @@ func newBackend(name string, io stdio) (backends.Backend, error) {
 }
 
 func trainCmd(args []string, io stdio) error {
-	fs := flag.NewFlagSet("sgformer train", flag.ContinueOnError)
+	fs := newFlagSet("train")
 	var d dataFlags
 	d.register(fs)
 	out := fs.String("out", "", "run directory (checkpoints, metrics.jsonl, summary.json)")
@@ -299,9 +366,9 @@ func epochsFlag(fs *flag.FlagSet) int {
 // runTraining trains (or resumes) one run in out.
 func runTraining(ctx *context.Context, d *dataFlags, opt training.Options, backendName string, io stdio) (*training.Summary, error) {
 	if opt.Resume {
-		src, err := training.ReadSource(opt.Out)
+		src, err := sourceToResume(opt.Out)
 		if err != nil {
-			return nil, fmt.Errorf("nothing to resume in %s: %w", opt.Out, err)
+			return nil, err
 		}
 		d.Source = src
 		ctx = context.New() // the run's hyperparameters, not the flags'
@@ -316,6 +383,11 @@ func runTraining(ctx *context.Context, d *dataFlags, opt training.Options, backe
 		s, _ := seed.(int)
 		if d.CSV, err = d.csv.options(d.Dataset, s); err != nil {
 			return nil, err
+		}
+		if d.DataDir != "" { // recorded absolute, so that the run is found from anywhere
+			if d.DataDir, err = filepath.Abs(d.DataDir); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if opt.Backend, err = newBackend(backendName, io); err != nil {
@@ -407,11 +479,12 @@ func loadRun(run, backendName string, io stdio) (*context.Context, training.Sour
 }
 
 func evalCmd(args []string, io stdio) error {
-	fs := flag.NewFlagSet("sgformer eval", flag.ContinueOnError)
+	fs := newFlagSet("eval")
 	run := fs.String("run", "", "run directory written by sgformer train")
 	backendName := fs.String("backend", "", "GoMLX backend (default $GOMLX_BACKEND, else xla:cpu if installed, else go)")
 	cache, _ := os.UserCacheDir()
 	cacheDir := fs.String("cache-dir", filepath.Join(cache, "sgformer"), "directory for preprocessing caches")
+	dataDir := fs.String("data-dir", "", "directory holding the dataset's files, if not where the run read them (its run.json's data_dir, else $SGFORMER_DATA/FOLDER, ../shared/data/FOLDER or the download location)")
 	if err := parse(fs, args, io); err != nil {
 		return err
 	}
@@ -421,6 +494,9 @@ func evalCmd(args []string, io stdio) error {
 	ctx, src, p, sum, err := loadRun(*run, *backendName, io)
 	if err != nil {
 		return err
+	}
+	if *dataDir != "" {
+		src.DataDir = *dataDir
 	}
 	c, err := model.ReadConfig(ctx)
 	if err != nil {

@@ -79,14 +79,28 @@ func TestTrainEvalPredict(t *testing.T) {
 		}
 	}
 
+	// A run stopped before its first checkpoint: its files, no checkpoint.
+	early := t.TempDir()
+	for _, name := range []string{training.RunFile, training.ConfigFile} {
+		raw, err := os.ReadFile(filepath.Join(run, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(early, name), raw, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, tc := range []struct {
 		args []string
 		code int
 		want string
 	}{
 		{[]string{"train", "--out", run, "--epochs", "1"}, 1, "already holds a run"},
-		{[]string{"train", "--out", t.TempDir(), "--resume"}, 1, "nothing to resume"},
+		{[]string{"train", "--out", t.TempDir(), "--resume"}, 1, "holds no run (it stopped before it began, or never started); run the same command without --resume"},
+		{[]string{"train", "--out", early, "--resume"}, 1, "has no checkpoint yet (it stopped before its first epoch ended); run the same command without --resume"},
 		{[]string{"train"}, 2, "--out RUN is required"},
+		{[]string{"train", "--out", "x", "--epochs", "abc"}, 2, `invalid value "abc" for flag -epochs: want an integer`},
+		{[]string{"train", "--out", "x", "--lr", "fast"}, 2, `invalid value "fast" for flag -lr: want a number`},
 		{[]string{"train", "--out", "x", "--model", "gat"}, 2, `unknown model "gat"`},
 		{[]string{"train", "--out", "x", "--hidden", "10"}, 2, "must be a multiple of 3·heads"},
 		{[]string{"train", "--out", "x", "--backend", "tpu"}, 1, `unknown backend "tpu"`},
@@ -154,5 +168,43 @@ func TestTrainASAMCosine(t *testing.T) {
 		if math.Abs(r.LR-want[i]) > 1e-12 || math.IsNaN(r.TrainLoss) {
 			t.Fatalf("epoch %d: lr %v loss %v, want lr %v", r.Epoch, r.LR, r.TrainLoss, want[i])
 		}
+	}
+}
+
+// A run given a relative --data-dir records it absolute: eval works from another directory,
+// --resume accepts the same directory spelled otherwise, and eval --data-dir reads the data
+// from where it is now.
+func TestDataDirTravels(t *testing.T) {
+	shared := shareddata.Dir(t, "ogbg_molesol")
+	work := t.TempDir()
+	if err := os.Symlink(shared, filepath.Join(work, "molesol")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(work)
+	run := filepath.Join(t.TempDir(), "run")
+	cache := t.TempDir()
+	if code, _, stderr := runCLI(t, "", "train", "--dataset", "ogbg-molesol", "--data-dir", "molesol", "--cache-dir", cache,
+		"--train-subset", "16", "--epochs", "1", "--layers", "1", "--hidden", "12", "--out", run, "--backend", "go"); code != 0 {
+		t.Fatalf("train: exit %d: %s", code, stderr)
+	}
+	src, err := training.ReadSource(run)
+	if err != nil || src.DataDir != filepath.Join(work, "molesol") {
+		t.Fatalf("recorded data_dir %q (%v), want %q", src.DataDir, err, filepath.Join(work, "molesol"))
+	}
+	t.Chdir(t.TempDir())
+	if code, _, stderr := runCLI(t, "", "eval", "--run", run, "--cache-dir", cache, "--backend", "go"); code != 0 {
+		t.Fatalf("eval from elsewhere: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "", "train", "--resume", "--out", run, "--data-dir", shared, "--epochs", "2", "--cache-dir", cache, "--backend", "go"); code != 0 {
+		t.Fatalf("resume with the same data directory spelled otherwise: exit %d: %s", code, stderr)
+	}
+	if err := os.Remove(filepath.Join(work, "molesol")); err != nil { // the data moved
+		t.Fatal(err)
+	}
+	if code, _, _ := runCLI(t, "", "eval", "--run", run, "--cache-dir", cache, "--backend", "go"); code == 0 {
+		t.Fatal("eval without the data succeeded")
+	}
+	if code, _, stderr := runCLI(t, "", "eval", "--run", run, "--data-dir", shared, "--cache-dir", cache, "--backend", "go"); code != 0 {
+		t.Fatalf("eval --data-dir: exit %d: %s", code, stderr)
 	}
 }

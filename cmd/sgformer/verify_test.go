@@ -27,7 +27,7 @@ func TestNoVerifyFlag(t *testing.T) {
 		t.Errorf("with --no-verify: exit %d, %q %q", code, stdout, stderr)
 	}
 	for _, cmd := range []string{"train", "compare", "ablate", "preprocess"} {
-		if _, _, stderr := runCLI(t, "", cmd, "-h"); !strings.Contains(stderr, "-no-verify") {
+		if _, help, _ := runCLI(t, "", cmd, "-h"); !strings.Contains(help, "-no-verify") {
 			t.Errorf("sgformer %s -h does not offer --no-verify", cmd)
 		}
 	}

@@ -88,16 +88,29 @@ func (r *Reader) Column(name string) (int, error) {
 }
 
 // Read returns the next record and the line it starts on, or io.EOF after the last. A record
-// with another number of fields than the header is an error.
+// with another number of fields than the header is a *WidthError, after which reading can go
+// on.
 func (r *Reader) Read() (record []string, line int, err error) {
 	record, err = r.next()
 	if err != nil {
 		return nil, 0, err
 	}
 	if len(record) != len(r.Header) {
-		return nil, r.line, r.Errorf(r.line, "%d fields, the header has %d", len(record), len(r.Header))
+		return nil, r.line, &WidthError{Name: r.Name, Line: r.line, Record: record, Want: len(r.Header)}
 	}
 	return record, r.line, nil
+}
+
+// A WidthError is a record with another number of fields than the header.
+type WidthError struct {
+	Name   string
+	Line   int
+	Record []string
+	Want   int // the header's fields
+}
+
+func (e *WidthError) Error() string {
+	return fmt.Sprintf("%s:%d: %d fields, the header has %d", e.Name, e.Line, len(e.Record), e.Want)
 }
 
 // next reads one record, whatever its width.

@@ -38,6 +38,13 @@ type Options struct {
 	// Bucket is the growth factor between padded sizes (e.g. 1.25); ≤ 1 pads to the exact size
 	// plus one padding node.
 	Bucket float64
+	// Profile, if set (ProfileOf), pads the product nodes and every connectivity's edges
+	// together, to one level of the sequence of Bucket: the smallest size s = ⌈16·Bucket^i⌉
+	// at which the nodes fit in s and connectivity j's edges in ⌈Profile[j]·s⌉. A run's
+	// batches then take one shape per level, rather than one per combination of sizes bucketed
+	// apart, at the cost of padding the connectivities a batch has fewer edges of than the
+	// profile's share. Ignored by the dense layout.
+	Profile Profile
 	// Dense lays the product nodes of graph b out on a padded grid, node b·m² + s·m + v for
 	// m = GridSize, and describes the Neighbours connectivities (internal and external) by
 	// Adjacency and BondGrid instead of edge lists (which then hold one padding edge each).
@@ -149,14 +156,7 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 	nodes := 0
 	var edges []int // per connectivity
 	for i, ex := range examples {
-		switch {
-		case opt.Original:
-			graphs[i] = originalGraph(ex.Graph)
-		case products != nil:
-			graphs[i] = products[i]
-		default:
-			graphs[i] = ex.Item.Product
-		}
+		graphs[i] = packed(examples, products, opt, i)
 		p := graphs[i]
 		if p == nil {
 			return nil, fmt.Errorf("batch: example %d has no product graph (preprocessed on demand: pass it in products)", i)
@@ -196,6 +196,13 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 		nodes += p.NumNodes()
 	}
 	b.Nodes = bucket(nodes+1, opt.Bucket)
+	sizes := make([]int, len(edges))
+	for j, n := range edges {
+		sizes[j] = bucket(n, opt.Bucket)
+	}
+	if len(opt.Profile) == len(edges) && opt.Bucket > 1 && !opt.Dense {
+		b.Nodes, sizes = opt.Profile.level(nodes+1, edges, opt.Bucket)
+	}
 	if opt.Dense {
 		if b.K != 2 {
 			return nil, fmt.Errorf("batch: the dense layout is for pairs (s, v), not %d-tuples", b.K)
@@ -220,7 +227,7 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 	b.GraphNodes = make([]float32, b.Graphs+1)
 	b.GraphN = make([]float32, b.Graphs+1)
 	for j := range b.Connectivities {
-		size := bucket(edges[j], opt.Bucket)
+		size := sizes[j]
 		if opt.Dense && b.Connectivities[j].Kind == product.Neighbours {
 			size = 1 // on the grid
 		}
@@ -427,6 +434,77 @@ func (e Edges) fill(i int, src product.Edges, at []int32, bondRows []int32) int 
 func (e Edges) pad(at int, node int32) {
 	for ; at < len(e.Src); at++ {
 		e.Src[at], e.Dst[at] = node, node
+	}
+}
+
+// A Profile is the edges per product node of each connectivity of a dataset's product graphs,
+// in their order (Options.Profile).
+type Profile []float64
+
+// packed is the graph Build packs for example i: its original graph, products[i], or its
+// product graph.
+func packed(examples []Example, products []*product.Graph, opt Options, i int) *product.Graph {
+	switch {
+	case opt.Original:
+		return originalGraph(examples[i].Graph)
+	case products != nil:
+		return products[i]
+	}
+	return examples[i].Item.Product
+}
+
+// ProfileOf returns the profile of the graphs Build would pack from examples and products
+// (e.g. sampled ones, for batches of sampled graphs) under opt: each connectivity's edges over
+// all the graphs per node. It is nil when they hold no node, or some example has no graph.
+func ProfileOf(examples []Example, products []*product.Graph, opt Options) Profile {
+	if len(examples) == 0 || products != nil && len(products) != len(examples) {
+		return nil
+	}
+	nodes := 0
+	var edges []float64
+	for i := range examples {
+		p := packed(examples, products, opt, i)
+		if p == nil {
+			return nil
+		}
+		if edges == nil {
+			edges = make([]float64, len(p.Connectivities))
+		}
+		nodes += p.NumNodes()
+		for j, c := range p.Connectivities {
+			if j < len(edges) {
+				edges[j] += float64(c.Len())
+			}
+		}
+	}
+	if nodes == 0 {
+		return nil
+	}
+	for j := range edges {
+		edges[j] /= float64(nodes)
+	}
+	return edges
+}
+
+// level returns the padded sizes of a batch of nodes product nodes (the padding node
+// included) and edges[j] edges of each connectivity: those of the first level of
+// ⌈16·factor^i⌉ that holds them all (Options.Profile). A connectivity the profile has no edges
+// of is bucketed on its own.
+func (p Profile) level(nodes int, edges []int, factor float64) (int, []int) {
+	sizes := make([]int, len(edges))
+	for s := 16.0; ; s *= factor {
+		fits := int(math.Ceil(s)) >= nodes
+		for j, n := range edges {
+			if p[j] > 0 {
+				sizes[j] = max(int(math.Ceil(p[j]*math.Ceil(s))), 1)
+			} else {
+				sizes[j] = bucket(n, factor)
+			}
+			fits = fits && sizes[j] >= n
+		}
+		if fits {
+			return int(math.Ceil(s)), sizes
+		}
 	}
 }
 

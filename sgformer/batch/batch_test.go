@@ -1,6 +1,7 @@
 package batch_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -332,4 +333,87 @@ func TestBuildTuples(t *testing.T) {
 	if _, err := batch.Build(append(pairs, exs[0]), nil, batch.Options{PEK: 3}, nil); err == nil || !strings.Contains(err.Error(), "example 1: 3-tuples") {
 		t.Fatalf("mixed tuple orders: %v", err)
 	}
+}
+
+// With a profile, batches differ from those without in padding only, every size comes from one
+// level (so a level is a shape), and random batches of random molecules take far fewer shapes.
+func TestBuildProfile(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var pool []batch.Example
+	for range 60 {
+		n := 3 + rng.IntN(12)
+		var edges []graph.Edge
+		for v := 1; v < n; v++ { // a random tree, and a few rings
+			edges = append(edges, graph.Edge{rng.IntN(v), v})
+		}
+		for range rng.IntN(3) {
+			u, v := rng.IntN(n), rng.IntN(n)
+			if u != v && !slices.ContainsFunc(edges, func(e graph.Edge) bool { return e == graph.Edge{u, v} || e == graph.Edge{v, u} }) {
+				edges = append(edges, graph.Edge{u, v})
+			}
+		}
+		g := molecule(t, n, edges)
+		it, err := preprocess.Graph(g, preprocess.Options{PEK: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pool = append(pool, batch.Example{Graph: g, Item: it, Target: []float64{0, 0}})
+	}
+	plain := batch.Options{PEK: 2, MaxDistance: 5, Bucket: 1.15}
+	profiled := plain
+	profiled.Profile = batch.ProfileOf(pool, nil, plain)
+	if len(profiled.Profile) != len(pool[0].Item.Product.Connectivities) {
+		t.Fatalf("profile %v for %d connectivities", profiled.Profile, len(pool[0].Item.Product.Connectivities))
+	}
+	shapes := map[bool]map[string]bool{false: {}, true: {}}
+	for range 200 {
+		exs := make([]batch.Example, 8)
+		for i := range exs {
+			exs[i] = pool[rng.IntN(len(pool))]
+		}
+		a, err := batch.Build(exs, nil, plain, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := batch.Build(exs, nil, profiled, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		real := 0
+		for _, x := range a.NodeMask {
+			real += int(x)
+		}
+		if b.Nodes <= real || !slices.Equal(b.NodeMask[:real], a.NodeMask[:real]) || !slices.Equal(b.PE[:real*2], a.PE[:real*2]) {
+			t.Fatalf("profiled batch of %d nodes for %d real ones, or different real nodes", b.Nodes, real)
+		}
+		for j, c := range b.Connectivities {
+			ca := a.Connectivities[j]
+			if c.Real != ca.Real || !slices.Equal(c.Src[:c.Real], ca.Src[:ca.Real]) || !slices.Equal(c.Dst[:c.Real], ca.Dst[:ca.Real]) || !slices.Equal(c.Bond[:c.Real], ca.Bond[:ca.Real]) {
+				t.Fatalf("%s: the profiled batch's real edges differ", c.Name)
+			}
+			if want := max(int(math.Ceil(profiled.Profile[j]*float64(b.Nodes))), 1); profiled.Profile[j] > 0 && c.Len() != want {
+				t.Fatalf("%s: %d edges padded at level %d, want ⌈%v·%d⌉ = %d", c.Name, c.Len(), b.Nodes, profiled.Profile[j], b.Nodes, want)
+			}
+			for _, e := range c.Src[c.Real:] {
+				if int(e) != b.Nodes-1 {
+					t.Fatalf("%s: a padding edge from %d, not the padding node %d", c.Name, e, b.Nodes-1)
+				}
+			}
+		}
+		shapes[false][shapeOf(a)] = true
+		shapes[true][shapeOf(b)] = true
+	}
+	t.Logf("shapes of 200 random batches: %d bucketed apart, %d with the profile", len(shapes[false]), len(shapes[true]))
+	if len(shapes[true])*2 > len(shapes[false]) {
+		t.Errorf("%d shapes with the profile, %d without: want fewer than half", len(shapes[true]), len(shapes[false]))
+	}
+}
+
+// shapeOf is what a compiled program depends on: the sizes of the batch's arrays.
+func shapeOf(b *batch.Batch) string {
+	s := []int{b.Nodes, b.Graphs, len(b.Bonds)}
+	for _, c := range b.Connectivities {
+		s = append(s, c.Len())
+	}
+	return strings.Trim(strings.Join(strings.Fields(fmt.Sprint(s)), ","), "[]")
 }

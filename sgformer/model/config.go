@@ -39,6 +39,7 @@ const (
 	ParamEdgeFeatures = "edge_features" // bond features in the attention logits (the authors' use_edge_attr)
 	ParamExecution    = "execution"     // Sparse or Dense
 	ParamDType        = "model_dtype"   // "float32" or "float64"
+	ParamInit         = "init"          // GoMLXInit or PyTorchInit: how a new model's weights start
 )
 
 // Model names.
@@ -97,6 +98,7 @@ var Params = []Param{
 	{ParamEdgeFeatures, true, "bond features enter the attention logits (the authors' use_edge_attr)"},
 	{ParamExecution, Sparse, "product-graph operators: sparse (edge lists) or dense (per-graph tensors)"},
 	{ParamDType, "float32", "model dtype: float32 or float64"},
+	{ParamInit, GoMLXInit, "how new weights start: gomlx (GoMLX's initialisers, drawn by the backend) or pytorch (the authors' PyTorch modules', drawn on the host: the same on every backend)"},
 }
 
 // Defaults sets every parameter of Params to its default in ctx.
@@ -145,6 +147,7 @@ type Config struct {
 	Pooling, Execution     string
 	LayerEncoder           string
 	DType                  dtypes.DType
+	Init                   string // GoMLXInit or PyTorchInit
 }
 
 // PEColumns returns the number of PE columns of a product node: k, or K·k for the
@@ -186,6 +189,7 @@ func ReadConfig(ctx *context.Context) (Config, error) {
 		LayerEncoder: Get[string](ctx, Params, ParamLayerEncoder),
 		Pooling:      Get[string](ctx, Params, ParamPooling),
 		Execution:    Get[string](ctx, Params, ParamExecution),
+		Init:         Get[string](ctx, Params, ParamInit),
 	}
 	switch dt := Get[string](ctx, Params, ParamDType); dt {
 	case "float32":
@@ -238,6 +242,8 @@ func ReadConfig(ctx *context.Context) (Config, error) {
 		return c, fmt.Errorf("model: unknown pooling %q (want %s, %s or %s)", c.Pooling, SubgraphMean, Mean, Sum)
 	case c.LayerEncoder != Linear && c.LayerEncoder != MLP:
 		return c, fmt.Errorf("model: %s = %q, want %s or %s", ParamLayerEncoder, c.LayerEncoder, Linear, MLP)
+	case c.Init != GoMLXInit && c.Init != PyTorchInit:
+		return c, fmt.Errorf("model: %s = %q, want %s or %s", ParamInit, c.Init, GoMLXInit, PyTorchInit)
 	case c.Execution != Sparse && c.Execution != Dense:
 		return c, fmt.Errorf("model: unknown execution %q (want %s or %s)", c.Execution, Sparse, Dense)
 	case c.Execution == Dense && c.Model != Subgraphormer:

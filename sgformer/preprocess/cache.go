@@ -28,6 +28,9 @@ const magic = "SGFORMER-PREPROCESS\n"
 // other graphs. It is not an error for Cached, which recomputes.
 var ErrStale = errors.New("preprocess: cache is stale")
 
+// ErrCorrupt reports a cache file that cannot be what Save wrote (damaged, truncated).
+var ErrCorrupt = errors.New("preprocess: corrupt cache")
+
 // header identifies a cache file's content: the format, the options that determine it (the
 // connectivities do not) and the graphs.
 type header struct {
@@ -129,7 +132,7 @@ func Load(path string, graphs []*graph.Graph, opt Options) ([]Item, error) {
 		return nil, err
 	}
 	corrupt := func(format string, args ...any) error {
-		return fmt.Errorf("preprocess: cache %s is corrupt (%s); delete it to recompute", path, fmt.Sprintf(format, args...))
+		return fmt.Errorf("%w %s (%s)", ErrCorrupt, path, fmt.Sprintf(format, args...))
 	}
 	if err := checkMemory(graphs, opt, 0); err != nil {
 		return nil, err
@@ -197,7 +200,7 @@ func open(path string, graphs []*graph.Graph, opt Options) (*reader, error) {
 		return nil, err
 	}
 	corrupt := func(format string, args ...any) error {
-		return fmt.Errorf("preprocess: cache %s is corrupt (%s); delete it to recompute", path, fmt.Sprintf(format, args...))
+		return fmt.Errorf("%w %s (%s)", ErrCorrupt, path, fmt.Sprintf(format, args...))
 	}
 	if !bytes.HasPrefix(raw, []byte(magic)) || len(raw) < len(magic)+sha256.Size {
 		return nil, corrupt("not a preprocessing cache")

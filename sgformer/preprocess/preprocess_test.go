@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/sgformer/sgformer/data"
@@ -90,6 +91,42 @@ func TestGraphAndDataset(t *testing.T) {
 		if _, err := preprocess.Dataset(gs, bad.opt, 2, nil); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("options %+v: error %v", bad.opt, err)
 		}
+	}
+}
+
+// Several processes preparing the same cache at once (two trainings started together) each get
+// the items, and leave one valid cache and no temporary file: each writes a file of its own
+// and renames it into place.
+func TestCacheConcurrentWriters(t *testing.T) {
+	gs := graphs()
+	opt := preprocess.Options{PEK: 8}
+	path := filepath.Join(t.TempDir(), "cache.bin")
+	want, err := preprocess.Dataset(gs, opt, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 6)
+	for i := range errs {
+		wg.Go(func() {
+			items, _, err := preprocess.Cached(path, gs, opt, 1, nil)
+			if err == nil && len(items) != len(want) {
+				err = fmt.Errorf("%d items, want %d", len(items), len(want))
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	items, err := preprocess.Load(path, gs, opt)
+	if err != nil {
+		t.Fatalf("the cache left: %v", err)
+	}
+	sameItems(t, items, want, 8)
+	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
+		t.Fatalf("cache directory holds %d entries, want only the cache (no temporary files)", len(entries))
 	}
 }
 

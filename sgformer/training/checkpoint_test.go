@@ -3,11 +3,13 @@ package training_test
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
 	"github.com/sgformer/sgformer/internal/xlatest"
@@ -151,5 +153,41 @@ func TestResumeOnOtherBackend(t *testing.T) {
 	ctx = newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 2})
 	if _, err := training.Train(ctx, task, training.Options{Out: run, Backend: be, Resume: true}); err != nil {
 		t.Fatalf("resumed on go: %v", err)
+	}
+}
+
+// Under init = pytorch a seed starts the same weights on every backend (they are drawn on the
+// host), so that a first epoch without dropout trains the same on go and xla:cpu, up to float32
+// rounding; GoMLX's initialisers, drawn by each backend, start elsewhere. The run records the
+// start it took.
+func TestPyTorchStartIsTheSameOnEveryBackend(t *testing.T) {
+	be, err := backend.New("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	xb := xlatest.CPU(t)
+	task := syntheticTask(t, 16, 2)
+	firstLoss := func(b backends.Backend, init string) float64 {
+		run := t.TempDir()
+		ctx := newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 1, model.ParamInit: init})
+		if _, err := training.Train(ctx, task, training.Options{Out: run, Backend: b}); err != nil {
+			t.Fatal(err)
+		}
+		loaded, _, _, err := training.OpenRun(run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := model.Get[string](loaded, model.Params, model.ParamInit); got != init {
+			t.Fatalf("the run records init %q, want %q", got, init)
+		}
+		return readRecords(t, filepath.Join(run, training.MetricsFile))[0].TrainLoss
+	}
+	goLoss, xlaLoss := firstLoss(be, model.PyTorchInit), firstLoss(xb, model.PyTorchInit)
+	t.Logf("init pytorch: first-epoch loss %v on go, %v on xla:cpu", goLoss, xlaLoss)
+	if math.Abs(goLoss-xlaLoss) > 1e-4*math.Abs(goLoss) {
+		t.Errorf("init pytorch: first-epoch loss %v on go, %v on xla:cpu", goLoss, xlaLoss)
+	}
+	if gomlx := firstLoss(be, model.GoMLXInit); math.Abs(gomlx-goLoss) < 1e-3*math.Abs(goLoss) {
+		t.Errorf("init gomlx and pytorch: first-epoch losses %v and %v, the same start", gomlx, goLoss)
 	}
 }

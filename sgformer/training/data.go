@@ -49,12 +49,22 @@ func NewTask(name string, graphs []*graph.Graph, items []preprocess.Item, labels
 	return t, nil
 }
 
+// examples returns the examples of split, in its order.
+func (t *Task) examples(split []int) []batch.Example {
+	out := make([]batch.Example, len(split))
+	for i, j := range split {
+		out[i] = t.Examples[j]
+	}
+	return out
+}
+
 // Random streams: every random choice of a run is drawn from a stream fixed by the seed and
 // the epoch (or, per graph, the evaluation draw), so a run resumed from a checkpoint makes
 // exactly the choices the uninterrupted run would have.
 const (
-	streamTrain = 1 << 32 // + epoch: shuffling, subgraph sampling, PE sign flips
-	streamEval  = 2 << 32 // + draw: subgraph sampling at evaluation, seeded per graph
+	streamTrain   = 1 << 32 // + epoch: shuffling, subgraph sampling, PE sign flips
+	streamEval    = 2 << 32 // + draw: subgraph sampling at evaluation, seeded per graph
+	streamProfile = 3 << 32 // the sampled graphs the batch profile is measured on
 )
 
 // batching holds what turns examples into model inputs.
@@ -71,34 +81,64 @@ type batching struct {
 // build returns the inputs and labels of one batch. When the recipe samples subgraphs, roots(i)
 // is the random stream that draws example i's; flips, if not nil, draws the PE signs.
 func (b batching) build(examples []batch.Example, roots func(i int) *rand.Rand, flips *rand.Rand) (inputs, labels []*tensors.Tensor, err error) {
-	var products []*product.Graph
-	sample := b.ratio < 1
-	if !b.options.Original && (sample || slices.ContainsFunc(examples, func(ex batch.Example) bool { return ex.Item.Product == nil })) {
-		products = make([]*product.Graph, len(examples))
-		for i, ex := range examples {
-			p := ex.Item.Product
-			if p == nil { // preprocess.Options.OnDemand
-				if p, err = b.preprocess.Product(ex.Graph); err != nil {
-					return nil, nil, err
-				}
-			}
-			if sample {
-				kept, err := product.SampleRoots(ex.Graph.N(), b.ratio, roots(i))
-				if err != nil {
-					return nil, nil, err
-				}
-				if p, err = p.Sample(kept); err != nil {
-					return nil, nil, err
-				}
-			}
-			products[i] = p
-		}
+	products, err := b.products(examples, roots)
+	if err != nil {
+		return nil, nil, err
 	}
 	bt, err := batch.Build(examples, products, b.options, flips)
 	if err != nil {
 		return nil, nil, err
 	}
 	return model.Tensors(bt, b.spec, b.model)
+}
+
+// products returns the product graphs of examples to batch in place of their own (nil when
+// their own serve): built where they were left out (preprocess.Options.OnDemand), and sampled
+// from the stream roots(i) when the recipe samples subgraphs.
+func (b batching) products(examples []batch.Example, roots func(i int) *rand.Rand) ([]*product.Graph, error) {
+	sample := b.ratio < 1
+	if b.options.Original || !sample && !slices.ContainsFunc(examples, func(ex batch.Example) bool { return ex.Item.Product == nil }) {
+		return nil, nil
+	}
+	products := make([]*product.Graph, len(examples))
+	for i, ex := range examples {
+		p := ex.Item.Product
+		var err error
+		if p == nil { // preprocess.Options.OnDemand
+			if p, err = b.preprocess.Product(ex.Graph); err != nil {
+				return nil, err
+			}
+		}
+		if sample {
+			kept, err := product.SampleRoots(ex.Graph.N(), b.ratio, roots(i))
+			if err != nil {
+				return nil, err
+			}
+			if p, err = p.Sample(kept); err != nil {
+				return nil, err
+			}
+		}
+		products[i] = p
+	}
+	return products, nil
+}
+
+// profileGraphs is how many training graphs the batch profile is measured on.
+const profileGraphs = 256
+
+// withProfile returns b padding its batches by the profile (batch.Options.Profile) of the first
+// profileGraphs of examples, sampled as in training from a stream of their own: a run's batches
+// then take one shape per size level, so that XLA compiles a few programs rather than one per
+// batch.
+func (b batching) withProfile(examples []batch.Example) (batching, error) {
+	examples = examples[:min(len(examples), profileGraphs)]
+	rng := rand.New(rand.NewPCG(0, streamProfile))
+	products, err := b.products(examples, func(int) *rand.Rand { return rng })
+	if err != nil {
+		return b, err
+	}
+	b.options.Profile = batch.ProfileOf(examples, products, b.options)
+	return b, nil
 }
 
 // epochData is the training split as a GoMLX train.Dataset: one epoch of shuffled batches,
@@ -120,6 +160,10 @@ type epochData struct {
 	built *ahead[prefetched]
 	// waited is the time the epoch's training steps have waited for their batches.
 	waited time.Duration
+	// compiled counts the training step's programs; newShapeAt is when the batch of a new
+	// shape was yielded (zero when the last one was not new).
+	compiled   compilations
+	newShapeAt time.Time
 }
 
 // prefetched is a batch built ahead: the inputs and labels of the training graphs up to end,
@@ -189,6 +233,9 @@ func (d *epochData) Yield() (spec any, inputs, labels []*tensors.Tensor, err err
 		return nil, nil, nil, fmt.Errorf("training: batch of %s: %w", d.Name(), b.err)
 	}
 	d.pos, d.random = b.end, b.random
+	if d.compiled.add(b.inputs) {
+		d.newShapeAt = time.Now()
+	}
 	// GoMLX compiles one graph per input shape and caches at most 32 per spec; batches of
 	// molecules with sampling reach more shapes than that (node, edge and graph counts are
 	// bucketed independently), so the spec is the bucketed node count: one cache per size.

@@ -90,3 +90,42 @@ func mustSize(t *testing.T, path string) int64 {
 	}
 	return fi.Size()
 }
+
+// A full disk at the first checkpoint gives a short error that says what happened and what to
+// do (still ENOSPC for errors.Is), not the chain of the checkpoint library's internal names.
+func TestFullDiskFirstCheckpoint(t *testing.T) {
+	be, err := backend.New("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	task := syntheticTask(t, 16, 2)
+	disk := tmpfs(t, 1<<20)
+	run := filepath.Join(disk, "run")
+	filler := filepath.Join(disk, "filler")
+	f, err := os.Create(filler)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk := make([]byte, 4096)
+	for {
+		if _, err := f.Write(chunk); err != nil {
+			break
+		}
+	}
+	f.Close()
+	os.Truncate(filler, mustSize(t, filler)-16384) // room for the run's small files, not a checkpoint
+	_, err = training.Train(newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 1}), task, training.Options{Out: run, Backend: be})
+	if !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("training on a full disk: %v, want ENOSPC", err)
+	}
+	t.Log(err)
+	msg := err.Error()
+	for _, want := range []string{run, "no space left on device", "free space", "run the same command again"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q lacks %q", msg, want)
+		}
+	}
+	if len(msg) > len(run)+200 {
+		t.Errorf("error of %d characters: %s", len(msg), msg)
+	}
+}

@@ -18,6 +18,31 @@ import (
 // host, PID and start, is only there to name it in the error.
 const LockFile = ".lock"
 
+// ErrLocked is the error (errors.Is) of a writer refused a run directory that another process
+// writes.
+var ErrLocked = errors.New("training: the run directory is being written by another process")
+
+// lockedError names the process that holds a run directory's lock; it is ErrLocked.
+type lockedError struct{ msg string }
+
+func (e lockedError) Error() string      { return e.msg }
+func (lockedError) Is(target error) bool { return target == ErrLocked }
+
+// Locked reports whether a process holds the lock of the run directory dir now (a directory
+// without a lock file has none). Only a writer's own lock is race-free: Train takes it.
+func Locked(dir string) bool {
+	f, err := os.Open(filepath.Join(dir, LockFile))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB); err != nil {
+		return errors.Is(err, syscall.EWOULDBLOCK)
+	}
+	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return false
+}
+
 // lockHolder is what LockFile records of the process holding the lock.
 type lockHolder struct {
 	Host    string    `json:"host"`
@@ -44,10 +69,10 @@ func lockRun(dir string) (unlock func(), err error) {
 		var h lockHolder
 		raw, _ := os.ReadFile(path)
 		if json.Unmarshal(raw, &h) != nil || h.PID == 0 {
-			return nil, fmt.Errorf("training: %s is being written by another process; wait for it to end or stop it", dir)
+			return nil, lockedError{fmt.Sprintf("training: %s is being written by another process; wait for it to end or stop it", dir)}
 		}
-		return nil, fmt.Errorf("training: %s is being written by process %d on %s since %s; wait for it to end or stop it",
-			dir, h.PID, h.Host, h.Started.Format(time.RFC3339))
+		return nil, lockedError{fmt.Sprintf("training: %s is being written by process %d on %s since %s; wait for it to end or stop it",
+			dir, h.PID, h.Host, h.Started.Format(time.RFC3339))}
 	}
 	host, _ := os.Hostname()
 	raw, _ := json.Marshal(lockHolder{Host: host, PID: os.Getpid(), Started: time.Now().UTC().Truncate(time.Second)})

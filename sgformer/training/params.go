@@ -23,7 +23,8 @@ const (
 	ParamWarmupEpochs    = "warmup_epochs"
 	ParamOptimizer       = "optimizer" // Adam, AdamW or ASAM
 	ParamWeightDecay     = "weight_decay"
-	ParamMomentum        = "momentum" // SGD's, under ASAM
+	ParamAdamEpsilon     = "adam_epsilon" // GoMLX's optimizers.ParamAdamEpsilon
+	ParamMomentum        = "momentum"     // SGD's, under ASAM
 	ParamASAMRho         = "asam_rho"
 	ParamASAMEta         = "asam_eta"
 	ParamPlateauFactor   = "plateau_factor"
@@ -55,6 +56,7 @@ var Params = []model.Param{
 	param(ParamMetric, "mae", "model-selection and reported metric: mae, rmse, rocauc or ap"),
 	param(ParamOptimizer, Adam, "optimizer: adam, adamw or asam (over SGD with momentum)"),
 	param(ParamWeightDecay, 0.0, "adamw's decoupled weight decay (the authors' runs use 0 throughout)"),
+	param(ParamAdamEpsilon, 1e-7, "adam's and adamw's ε (GoMLX's default; PyTorch's, in the paper's recipes, is 1e-8)"),
 	param(ParamMomentum, 0.9, "SGD momentum under asam"),
 	param(ParamASAMRho, 0.5, "ASAM's neighbourhood size ρ"),
 	param(ParamASAMEta, 0.01, "ASAM's η in the weight scaling |w| + η"),
@@ -91,6 +93,7 @@ type Config struct {
 	Metric                metrics.Metric
 	Optimizer             string
 	WeightDecay, Momentum float64
+	AdamEpsilon           float64
 	ASAMRho, ASAMEta      float64
 	Schedule              string
 	WarmupEpochs          int
@@ -114,7 +117,7 @@ func ReadConfig(ctx *context.Context) (Config, error) {
 	s := func(name string) string { return model.Get[string](ctx, Params, name) }
 	c := Config{
 		Model: mc, LearningRate: f(ParamLearningRate), BatchSize: i(ParamBatchSize), Epochs: i(ParamEpochs),
-		Loss: s(ParamLoss), Optimizer: s(ParamOptimizer), WeightDecay: f(ParamWeightDecay), Momentum: f(ParamMomentum),
+		Loss: s(ParamLoss), Optimizer: s(ParamOptimizer), WeightDecay: f(ParamWeightDecay), AdamEpsilon: f(ParamAdamEpsilon), Momentum: f(ParamMomentum),
 		ASAMRho: f(ParamASAMRho), ASAMEta: f(ParamASAMEta), Schedule: s(ParamSchedule), WarmupEpochs: i(ParamWarmupEpochs),
 		PlateauFactor: f(ParamPlateauFactor), PlateauPatience: i(ParamPlateauPatience), MinLearningRate: f(ParamMinLearningRate),
 		SamplingRatio: f(ParamSamplingRatio), EvalSamples: i(ParamEvalSamples), Seed: i(ParamSeed), Bucket: f(ParamBucket),
@@ -140,6 +143,8 @@ func ReadConfig(ctx *context.Context) (Config, error) {
 		return bad(ParamOptimizer, fmt.Sprintf("%q", c.Optimizer), Adam+", "+AdamW+" or "+ASAM)
 	case !(c.WeightDecay >= 0) || (c.WeightDecay > 0 && c.Optimizer != AdamW):
 		return bad(ParamWeightDecay, c.WeightDecay, "≥ 0, and 0 unless optimizer = "+AdamW)
+	case !(c.AdamEpsilon > 0):
+		return bad(ParamAdamEpsilon, c.AdamEpsilon, "> 0")
 	case !(c.Momentum >= 0 && c.Momentum < 1):
 		return bad(ParamMomentum, c.Momentum, "[0, 1)")
 	case !(c.ASAMRho > 0):

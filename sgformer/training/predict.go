@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
+	"time"
 
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
@@ -28,6 +29,8 @@ type Predictor struct {
 	batches batching
 	draws   int
 	seed    int
+	// compiled counts the programs compiled, one per new batch shape.
+	compiled compilations
 }
 
 // NewPredictor returns a predictor for the model and hyperparameters in ctx, whose variables
@@ -105,6 +108,14 @@ func (p *Predictor) Predict(examples []batch.Example) ([][]float64, error) {
 		args := make([]any, len(b.inputs))
 		for i, x := range b.inputs {
 			args[i] = x
+		}
+		if p.compiled.add(b.inputs) {
+			began := time.Now()
+			if err := p.exec.PreCompile(args...); err != nil {
+				finalize(b.inputs)
+				return nil, err
+			}
+			p.compiled.seconds += time.Since(began).Seconds()
 		}
 		res, err := p.exec.Exec(args...)
 		finalize(b.inputs)
@@ -208,10 +219,16 @@ func (p *Predictor) check(g *graph.Graph) error {
 
 // Evaluate returns the metric of the predictions for the examples split of task.
 func (p *Predictor) Evaluate(task *Task, split []int, metric metrics.Metric) (float64, error) {
-	examples := make([]batch.Example, len(split))
+	examples := task.examples(split)
 	targets := make([][]float64, len(split))
-	for i, j := range split {
-		examples[i], targets[i] = task.Examples[j], task.Examples[j].Target
+	for i, ex := range examples {
+		targets[i] = ex.Target
+	}
+	if p.batches.options.Profile == nil {
+		var err error
+		if p.batches, err = p.batches.withProfile(task.examples(task.Train)); err != nil {
+			return 0, err
+		}
 	}
 	pred, err := p.Predict(examples)
 	if err != nil {

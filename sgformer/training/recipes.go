@@ -32,24 +32,27 @@ const (
 
 // Per-dataset bases of the recipes.
 var (
-	zinc12k = map[string]any{
+	// authorsStart is how the authors' models start: PyTorch's initialisations and Adam's ε.
+	authorsStart = map[string]any{model.ParamInit: model.PyTorchInit, ParamAdamEpsilon: 1e-8}
+
+	zinc12k = with(authorsStart, map[string]any{
 		model.ParamLayers: 6, model.ParamHidden: 96, ParamLearningRate: 5e-4, ParamEpochs: 400, ParamBatchSize: 128,
 		model.ParamDropout: 0.0, model.ParamPEK: 8, model.ParamPEMode: string(preprocess.AuthorsCode),
 		model.ParamLayerEncoder: model.MLP, model.ParamResidual: false, model.ParamPooling: model.SubgraphMean,
 		ParamLoss: "l1", ParamMetric: "mae", ParamOptimizer: Adam, ParamSchedule: Plateau,
 		ParamPlateauFactor: 0.5, ParamPlateauPatience: 20, ParamMinLearningRate: 0.0,
-	}
-	ogbMolecules = map[string]any{
+	})
+	ogbMolecules = with(authorsStart, map[string]any{
 		model.ParamHidden: 60, ParamEpochs: 100, ParamBatchSize: 32, model.ParamPEMode: string(preprocess.AuthorsCode),
 		model.ParamLayerEncoder: model.Linear, model.ParamResidual: true, model.ParamPooling: model.Mean,
 		ParamOptimizer: Adam, ParamSchedule: Constant,
-	}
-	peptides = map[string]any{
+	})
+	peptides = with(authorsStart, map[string]any{
 		model.ParamHidden: 96, ParamEpochs: 200, ParamBatchSize: 128, model.ParamDropout: 0.0, model.ParamPEK: 16,
 		model.ParamPEMode: string(preprocess.AuthorsCode), model.ParamLayerEncoder: model.MLP, model.ParamResidual: false,
 		model.ParamPooling: model.Mean, model.ParamEdgeFeatures: false, ParamSamplingRatio: 0.3, ParamEvalSamples: 3,
 		ParamOptimizer: AdamW, ParamWeightDecay: 0.0, ParamSchedule: Cosine, ParamWarmupEpochs: 10, ParamMinLearningRate: 0.0,
-	}
+	})
 	molhiv = with(ogbMolecules, map[string]any{
 		model.ParamLayers: 2, ParamLearningRate: 0.1, model.ParamDropout: 0.3, model.ParamPEK: 8, ParamLoss: "bce", ParamMetric: "rocauc",
 		ParamOptimizer: ASAM, ParamMomentum: 0.9, ParamASAMRho: 0.5, ParamASAMEta: 0.01,
@@ -96,13 +99,13 @@ var Recipes = []Recipe{
 	{"ogbg-molbace", 0.5, stochastic + "; yamls/molbace_stochastic.yaml", sampled(molbace, 0.5, map[string]any{model.ParamPEK: 8})},
 	{"ogbg-molbace", 0.2, stochastic + "; yamls/molbace_stochastic.yaml", sampled(molbace, 0.2, map[string]any{model.ParamPEK: 8})},
 	{"ogbg-molbace", 0.05, stochastic + "; yamls/molbace_stochastic.yaml", sampled(molbace, 0.05, map[string]any{model.ParamPEK: 2})},
-	{"alchemy12k", 1, fullBag + "; yamls/alchemy_deterministic.yaml; min lr 1e-7 (paper)", map[string]any{
+	{"alchemy12k", 1, fullBag + "; yamls/alchemy_deterministic.yaml; min lr 1e-7 (paper)", with(authorsStart, map[string]any{
 		model.ParamLayers: 5, model.ParamHidden: 96, ParamLearningRate: 0.01, ParamEpochs: 400, ParamBatchSize: 128,
 		model.ParamDropout: 0.0, model.ParamPEK: 16, model.ParamPEMode: string(preprocess.AuthorsCode),
 		model.ParamLayerEncoder: model.Linear, model.ParamResidual: true, model.ParamPooling: model.Mean,
 		ParamLoss: "l1", ParamMetric: "mae", ParamOptimizer: Adam, ParamSchedule: Plateau,
 		ParamPlateauFactor: 0.5, ParamPlateauPatience: 20, ParamMinLearningRate: 1e-7,
-	}},
+	})},
 	{"peptides-func", 0.3, stochastic + "; yamls/peptides_func_stochastic.yaml", with(peptides, map[string]any{
 		model.ParamLayers: 5, ParamLearningRate: 3e-3, ParamLoss: "bce", ParamMetric: "ap",
 	})},

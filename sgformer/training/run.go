@@ -72,6 +72,9 @@ type Options struct {
 	CheckpointInterval time.Duration
 }
 
+// ErrRunExists is the error (errors.Is) of a new run whose directory holds a run already.
+var ErrRunExists = errors.New("training: the directory already holds a run")
+
 // ErrInterrupted reports training ended by Options.Stop.
 var ErrInterrupted = errors.New("training: interrupted")
 
@@ -89,6 +92,12 @@ type Record struct {
 	// validation and test passes).
 	TrainSeconds float64 `json:"train_seconds"`
 	BatchSeconds float64 `json:"batch_seconds"`
+	// Programs is how many programs the epoch built (XLA compiles each): one per batch shape
+	// the process had not met, of the training steps and of evaluation (a resumed run builds
+	// its programs again). CompileSeconds is their time: the training steps on new shapes
+	// (building, compiling and running the step) and compiling evaluation's.
+	Programs       int     `json:"programs"`
+	CompileSeconds float64 `json:"compile_seconds"`
 }
 
 // Summary is the result of a run (SummaryFile): the test metric at the epoch of the best
@@ -104,6 +113,9 @@ type Summary struct {
 	TrainSize  int     `json:"train_graphs"`
 	Seconds    float64 `json:"seconds"`
 	Parameters int     `json:"parameters"`
+	// Programs and CompileSeconds sum the records' (Record.Programs).
+	Programs       int     `json:"programs"`
+	CompileSeconds float64 `json:"compile_seconds"`
 	// The hyperparameters an ablation varies.
 	SamplingRatio float64 `json:"sampling_ratio"`
 	PEK           int     `json:"pe_k"`
@@ -121,6 +133,9 @@ type state struct {
 	LR          float64 `json:"lr"`
 	BaseLR      float64 `json:"base_lr"` // the initial learning rate, which schedules start from
 	Seconds     float64 `json:"seconds"`
+	// Programs and CompileSeconds sum the records' (absent from runs before they were counted).
+	Programs       int     `json:"programs,omitempty"`
+	CompileSeconds float64 `json:"compile_seconds,omitempty"`
 	// Frozen lists the variables that are not trained (BatchNorm's running averages, the
 	// random-number state, counters): GoMLX's checkpoints do not record it, and a variable
 	// loaded as trainable would be changed by the optimizer.
@@ -174,7 +189,7 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 			return nil, err
 		}
 	} else if _, err := os.Stat(filepath.Join(opt.Out, CheckpointDir)); err == nil {
-		return nil, fmt.Errorf("training: %s already holds a run; resume it with --resume or choose another --out", opt.Out)
+		return nil, fmt.Errorf("%w: %s; resume it with --resume or choose another --out", ErrRunExists, opt.Out)
 	}
 	if opt.Epochs > 0 {
 		ctx.SetParam(ParamEpochs, opt.Epochs)
@@ -211,7 +226,10 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 	if err := writeJSONAtomic(filepath.Join(opt.Out, ConfigFile), params); err != nil {
 		return nil, err
 	}
-	batches := newBatching(cfg, task.Spec)
+	batches, err := newBatching(cfg, task.Spec).withProfile(task.examples(task.Train))
+	if err != nil {
+		return nil, err
+	}
 	lossFn, err := lossByName(cfg.Loss)
 	if err != nil {
 		return nil, err
@@ -228,8 +246,19 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 	}
 	optimizer, modelFn, lossFn := newOptimizer(cfg, model.New(task.Spec, cfg.Model), lossFn)
 	trainer := train.NewTrainer(opt.Backend, ctx, modelFn, lossFn, optimizer, nil, nil)
-	if opt.Resume {
+	switch {
+	case opt.Resume:
 		trainer.SetContext(ctx.Reuse())
+	case cfg.Model.Init != model.GoMLXInit:
+		// The weights exist before the first step, to be started as configured; the optimizer's
+		// state is created by the first step.
+		if err := createVariables(ctx, opt.Backend, task.Spec, cfg); err != nil {
+			return nil, err
+		}
+		if err := startWeights(ctx, cfg); err != nil {
+			return nil, err
+		}
+		trainer.SetContext(ctx.Checked(false))
 	}
 	data := &epochData{task: task, batches: batches, seed: cfg.Seed}
 	defer data.stop()
@@ -239,6 +268,10 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 	loop.OnStep("epoch loss", 0, func(_ *train.Loop, m []*tensors.Tensor) error {
 		lossSum += float64(tensors.ToScalar[float32](m[0]))
 		lossCount++
+		if !data.newShapeAt.IsZero() { // the step built, compiled and ran a new program
+			data.compiled.seconds += time.Since(data.newShapeAt).Seconds()
+			data.newShapeAt = time.Time{}
+		}
 		return nil
 	})
 	// savePartial saves the latest checkpoint within the epoch under way, begun at start, whose
@@ -299,6 +332,7 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 			if predictor, err = NewPredictor(ctx, opt.Backend, task.Spec); err != nil {
 				return 0, err
 			}
+			predictor.batches.options.Profile = batches.options.Profile
 		}
 		return predictor.Evaluate(task, split, metric)
 	}
@@ -357,6 +391,12 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 		}
 		rec := Record{Epoch: epoch, TrainLoss: lossSum / float64(max(lossCount, 1)), Valid: valid, Test: test, LR: st.LR,
 			TrainSeconds: trainSeconds, BatchSeconds: data.waited.Seconds()}
+		rec.Programs, rec.CompileSeconds = data.compiled.take()
+		n, secs := predictor.compiled.take()
+		rec.Programs += n
+		rec.CompileSeconds += secs
+		st.Programs += rec.Programs
+		st.CompileSeconds += rec.CompileSeconds
 		if math.IsNaN(rec.TrainLoss) || math.IsNaN(valid) || math.IsNaN(test) || math.IsInf(rec.TrainLoss, 0) {
 			return nil, fmt.Errorf("training: epoch %d: training loss %v, validation %v, test %v: the run diverged (lower the learning rate?)", epoch, rec.TrainLoss, valid, test)
 		}
@@ -395,8 +435,8 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 		if opt.Log != nil {
 			done := epoch - first + 1
 			eta := time.Duration(float64(time.Since(began)) / float64(done) * float64(epochs-epoch)).Round(time.Second)
-			fmt.Fprintf(opt.Log, "epoch %d/%d  train_loss %.4f  val %s %.4f  test %.4f  lr %.2g  %.1fs  (best val %.4f at epoch %d, test %.4f)  eta %v\n",
-				epoch, epochs, rec.TrainLoss, metric.Name, valid, test, rec.LR, rec.Seconds, st.BestValid, st.BestEpoch, st.TestAtBest, eta)
+			fmt.Fprintf(opt.Log, "epoch %d/%d  train_loss %.4f  val %s %.4f  test %.4f  lr %.2g  %.1fs, %d new programs %.1fs  (best val %.4f at epoch %d, test %.4f)  eta %v\n",
+				epoch, epochs, rec.TrainLoss, metric.Name, valid, test, rec.LR, rec.Seconds, rec.Programs, rec.CompileSeconds, st.BestValid, st.BestEpoch, st.TestAtBest, eta)
 		}
 		if !opt.Deadline.IsZero() && epoch < epochs && time.Now().Add(time.Since(start)).After(opt.Deadline) {
 			if bar != nil {
@@ -466,7 +506,7 @@ func summarize(ctx *context.Context, task *Task, cfg Config, st *state) *Summary
 	params, _ := model.ParameterCounts(ctx, cfg.Model)
 	return &Summary{Dataset: task.Name, Model: cfg.Model.Model, Metric: cfg.Metric.Name, Epochs: st.Epoch, BestEpoch: st.BestEpoch,
 		BestValid: st.BestValid, TestAtBest: st.TestAtBest, TrainSize: len(task.Train), Seconds: st.Seconds, Parameters: params,
-		SamplingRatio: cfg.SamplingRatio, PEK: cfg.Model.PEK, Seed: cfg.Seed}
+		Programs: st.Programs, CompileSeconds: st.CompileSeconds, SamplingRatio: cfg.SamplingRatio, PEK: cfg.Model.PEK, Seed: cfg.Seed}
 }
 
 func lossByName(name string) (losses.LossFn, error) {
@@ -514,6 +554,31 @@ func ReadSummary(run string) (*Summary, error) {
 // save writes the context (hyperparameters and variables) and st to dir atomically: into a
 // fresh staging directory, synced, then renamed over dir.
 func save(ctx *context.Context, dir string, st *state) error {
+	if err := saveTo(ctx, dir, st); err != nil {
+		return saveError(dir, err)
+	}
+	return nil
+}
+
+// saveError words a failed save of the checkpoint dir of a run: what failed, the system's
+// reason (which errors.Is sees: syscall.ENOSPC for a full disk) rather than the checkpoint
+// library's chain, and what to do.
+func saveError(dir string, err error) error {
+	cause := err
+	var pathErr *os.PathError
+	if errors.As(err, &pathErr) {
+		cause = pathErr.Err
+	}
+	run := filepath.Dir(dir)
+	then := "run the same command again: the run has no checkpoint yet, and starts over"
+	if _, e := os.Stat(filepath.Join(run, CheckpointDir, stateFile)); e == nil {
+		then = "resume it with --resume: its last checkpoint is kept"
+	}
+	return fmt.Errorf("training: saving a checkpoint of %s failed: %w; free space (or remove the cause), then %s", run, cause, then)
+}
+
+// saveTo is save, whose errors are the underlying ones.
+func saveTo(ctx *context.Context, dir string, st *state) error {
 	st.Frozen = st.Frozen[:0]
 	for v := range ctx.IterVariables() {
 		if !v.Trainable {
@@ -532,7 +597,7 @@ func save(ctx *context.Context, dir string, st *state) error {
 	err = h.Save()
 	ctx.SetLoader(loader) // the staging handler must not serve variables later
 	if err != nil {
-		return fmt.Errorf("training: saving %s: %w", dir, err)
+		return err
 	}
 	st.Checksum = ""
 	if st.Checksum, err = checksum(staging, st); err != nil {
@@ -651,6 +716,10 @@ func checksum(dir string, st *state) (string, error) {
 // resumeError explains why the run in out cannot be resumed: nothing to resume, or a corrupt
 // checkpoint, with the way out.
 func resumeError(out string, err error) error {
+	if _, e := os.Stat(filepath.Join(out, CheckpointDir)); errors.Is(err, os.ErrNotExist) && errors.Is(e, os.ErrNotExist) {
+		return fmt.Errorf("training: nothing to resume in %s: it has no checkpoint yet (it stopped before its first epoch ended); "+
+			"run the same command without --resume to start it again", out)
+	}
 	if !errors.Is(err, errCorrupt) {
 		return fmt.Errorf("training: nothing to resume in %s: %w", out, err)
 	}

@@ -96,6 +96,16 @@ func LoadTask(src Source, cfg model.Config, cacheDir string, log io.Writer) (*Ta
 		path := filepath.Join(cacheDir, preprocess.CacheName(CacheStem(ds.Name), opt))
 		var fresh bool
 		items, fresh, err = preprocess.Cached(path, ds.Graphs, opt, 0, nil)
+		if errors.Is(err, preprocess.ErrCorrupt) { // moved aside, for a look, and computed again
+			aside := path + ".corrupt"
+			if e := os.Rename(path, aside); e != nil {
+				return nil, fmt.Errorf("%w (and moving it aside failed: %v)", err, e)
+			}
+			if log != nil {
+				fmt.Fprintf(log, "%v: moved to %s, computing it again\n", err, aside)
+			}
+			items, fresh, err = preprocess.Cached(path, ds.Graphs, opt, 0, nil)
+		}
 		if err == nil && fresh && log != nil {
 			fmt.Fprintf(log, "preprocessed %d graphs into %s\n", len(items), path)
 		}

@@ -63,15 +63,20 @@ func readRecords(t *testing.T, path string) []training.Record {
 	return recs
 }
 
-// untimed returns r without its times, which differ between runs of the same computation.
+// untimed returns r without its times and programs, which differ between runs of the same
+// computation (a resumed run builds its programs again).
 func untimed(r training.Record) training.Record {
 	r.Seconds, r.TrainSeconds, r.BatchSeconds = 0, 0, 0
+	r.Programs, r.CompileSeconds = 0, 0
 	return r
 }
 
 func TestParamNames(t *testing.T) {
 	if training.ParamLearningRate != optimizers.ParamLearningRate {
 		t.Fatalf("learning-rate parameter %q, GoMLX's is %q", training.ParamLearningRate, optimizers.ParamLearningRate)
+	}
+	if training.ParamAdamEpsilon != optimizers.ParamAdamEpsilon {
+		t.Fatalf("Adam's ε parameter %q, GoMLX's is %q", training.ParamAdamEpsilon, optimizers.ParamAdamEpsilon)
 	}
 }
 
@@ -455,5 +460,36 @@ func TestStepLog(t *testing.T) {
 	want := []string{fmt.Sprintf("epoch 1: 8/%d graphs", n), fmt.Sprintf("epoch 1: 16/%d graphs", n)}
 	if len(lines) != (n-1)/8 || !strings.HasPrefix(lines[0], want[0]) || !strings.HasPrefix(lines[1], want[1]) || !strings.Contains(lines[0], "graphs/s  epoch eta ") {
 		t.Errorf("step lines %q", lines)
+	}
+}
+
+// A run counts the programs it builds, one per batch shape new to the process, and their
+// seconds: every epoch's in its record, their sums in the summary; the first epoch builds some,
+// and so does the first after a resume, which starts without them.
+func TestProgramsCounted(t *testing.T) {
+	be, err := backend.New("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	task := syntheticTask(t, 24, 2)
+	out := t.TempDir()
+	if _, err := training.Train(newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 2}), task, training.Options{Out: out, Backend: be}); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := training.Train(newContext(model.Subgraphormer, nil), task, training.Options{Out: out, Backend: be, Resume: true, Epochs: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := readRecords(t, filepath.Join(out, training.MetricsFile))
+	programs, secs := 0, 0.0
+	for _, r := range recs {
+		programs += r.Programs
+		secs += r.CompileSeconds
+	}
+	if recs[0].Programs < 2 || recs[0].CompileSeconds <= 0 || recs[2].Programs < 2 {
+		t.Errorf("records %+v: want programs (training and evaluation) built in epochs 1 and 3 (resumed)", recs)
+	}
+	if sum.Programs != programs || math.Abs(sum.CompileSeconds-secs) > 1e-9*secs {
+		t.Errorf("summary: %d programs in %v s, records %d in %v s", sum.Programs, sum.CompileSeconds, programs, secs)
 	}
 }

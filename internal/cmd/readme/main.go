@@ -37,7 +37,9 @@ var sections = map[string]func(root string) (string, error){
 	"cpu-benchmarks":   cpuBenchmarksSection("results/benchmarks/cpu.txt"),
 	"backends":         backendsSection("results/benchmarks/backends.txt"),
 	"molesol-sampling": samplingSection("results/reproduction/molesol-sampling", molesolSampling, 3),
-	"gpu":              gpuSection("results/zinc12k-gpu"),
+	"molesol-starts": startsSection("results/reproduction/molesol-sampling-gomlx-init", "results/reproduction/molesol-sampling",
+		map[string]string{"subgraphormer-pe_ratio-1": "results/ogbg-molesol-paper"}, molesolSampling, 3),
+	"gpu": gpuSection("results/zinc12k-gpu"),
 }
 
 // documents are the files with generated sections, relative to the project root; every section

@@ -54,7 +54,7 @@ func TestGPUSection(t *testing.T) {
 func TestSamplingStatus(t *testing.T) {
 	root := t.TempDir()
 	write := func(cell string, seed, epochs, want int, test float64) {
-		dir := filepath.Join(root, "runs", cell, fmt.Sprintf("seed-%d", seed))
+		dir := filepath.Join(root, cell, fmt.Sprintf("seed-%d", seed))
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -69,19 +69,19 @@ func TestSamplingStatus(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, "summary.json"), []byte(summary), 0o644)
 	}
 	for s, x := range []float64{0.80, 0.82, 0.84} { // 0.82 ± 0.016
-		write("a_ratio-0.5", s, 4, 4, x)
-		write("b_ratio-0.5", s, 4, 4, x+0.2)
+		write("runs/a_ratio-0.5", s, 4, 4, x)
+		write("runs/b_ratio-0.5", s, 4, 4, x+0.2)
 	}
-	write("c_ratio-0.5", 0, 4, 4, 0.8)
-	write("c_ratio-0.5", 1, 2, 4, 0.8)
+	write("runs/c_ratio-0.5", 0, 4, 4, 0.8)
+	write("runs/c_ratio-0.5", 1, 2, 4, 0.8)
 	if err := os.MkdirAll(filepath.Join(root, "runs", "d_ratio-0.5", "seed-0"), 0o755); err != nil { // no epoch yet
 		t.Fatal(err)
 	}
 	cells := []paperCell{
-		{"A", "a", 0.5, 0.83, 0.01, ""},
-		{"B", "b", 0.5, 0.83, 0.01, ""},
-		{"C", "c", 0.5, 0.83, 0.01, ""},
-		{"D", "d", 0.5, 0.83, 0.01, ""},
+		{"A", "a", 0.5, 0.83, 0.01},
+		{"B", "b", 0.5, 0.83, 0.01},
+		{"C", "c", 0.5, 0.83, 0.01},
+		{"D", "d", 0.5, 0.83, 0.01},
 	}
 	out, err := samplingSection("runs", cells, 3)(root)
 	if err != nil {
@@ -97,5 +97,25 @@ func TestSamplingStatus(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in\n%s", want, out)
 		}
+	}
+
+	// The two starts: a cell with runs of both (A; C's GoMLX runs moved elsewhere), not one
+	// with runs of one only (B).
+	write("gomlx/a_ratio-0.5", 0, 4, 4, 0.9)
+	write("earlier", 0, 3, 4, 0.7)
+	starts, err := startsSection("gomlx", "runs", map[string]string{"c_ratio-0.5": "earlier"}, cells, 3)(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| A | 50 % | 0.830 ± 0.010 | 0.900 ± 0.000 (seed 0: 0.900, 4 ep) | 0.820 ± 0.016 (seed 0: 0.800, 4 ep; 1: 0.820, 4 ep; 2: 0.840, 4 ep) |",
+		"| C | 50 % | 0.830 ± 0.010 | 0.700 ± 0.000 (seed 0: 0.700, 3 ep) |",
+	} {
+		if !strings.Contains(starts, want) {
+			t.Errorf("missing %q in\n%s", want, starts)
+		}
+	}
+	if strings.Contains(starts, "| B |") {
+		t.Errorf("B has runs of one start only:\n%s", starts)
 	}
 }

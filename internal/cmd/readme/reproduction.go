@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -16,21 +17,18 @@ type paperCell struct {
 	model, folder string // the row's name in the paper, and its runs' folder prefix
 	ratio         float64
 	mean, std     float64
-	// runs, if set, is the folder of the cell's seed-N runs, relative to the project root,
-	// when they were made before the table's runs (else DIR/FOLDER_ratio-R).
-	runs string
 }
 
 // molesolSampling is the paper's Table "molesol-sampling" (App. "Extended Experimental
 // Section"): test RMSE of ogbg-molesol, mean ± std.
 var molesolSampling = []paperCell{
-	{"GNN-SSWL+", "sswlplus", 1, 0.837, 0.019, ""}, {"GNN-SSWL+", "sswlplus", 0.5, 0.886, 0.026, ""},
-	{"GNN-SSWL+", "sswlplus", 0.2, 1.180, 0.036, ""}, {"GNN-SSWL+", "sswlplus", 0.05, 1.299, 0.044, ""},
-	{"Subgraphormer", "subgraphormer", 1, 0.832, 0.043, ""}, {"Subgraphormer", "subgraphormer", 0.5, 0.829, 0.013, ""},
-	{"Subgraphormer", "subgraphormer", 0.2, 1.093, 0.009, ""}, {"Subgraphormer", "subgraphormer", 0.05, 1.266, 0.019, ""},
-	{"Subgraphormer + PE", "subgraphormer-pe", 1, 0.826, 0.010, "results/ogbg-molesol-paper"},
-	{"Subgraphormer + PE", "subgraphormer-pe", 0.5, 0.812, 0.001, ""},
-	{"Subgraphormer + PE", "subgraphormer-pe", 0.2, 1.041, 0.030, ""}, {"Subgraphormer + PE", "subgraphormer-pe", 0.05, 1.270, 0.007, ""},
+	{"GNN-SSWL+", "sswlplus", 1, 0.837, 0.019}, {"GNN-SSWL+", "sswlplus", 0.5, 0.886, 0.026},
+	{"GNN-SSWL+", "sswlplus", 0.2, 1.180, 0.036}, {"GNN-SSWL+", "sswlplus", 0.05, 1.299, 0.044},
+	{"Subgraphormer", "subgraphormer", 1, 0.832, 0.043}, {"Subgraphormer", "subgraphormer", 0.5, 0.829, 0.013},
+	{"Subgraphormer", "subgraphormer", 0.2, 1.093, 0.009}, {"Subgraphormer", "subgraphormer", 0.05, 1.266, 0.019},
+	{"Subgraphormer + PE", "subgraphormer-pe", 1, 0.826, 0.010},
+	{"Subgraphormer + PE", "subgraphormer-pe", 0.5, 0.812, 0.001},
+	{"Subgraphormer + PE", "subgraphormer-pe", 0.2, 1.041, 0.030}, {"Subgraphormer + PE", "subgraphormer-pe", 0.05, 1.270, 0.007},
 }
 
 // seedRun is what one seed's run folder says: its summary (the test metric at the best
@@ -85,21 +83,9 @@ func samplingSection(dir string, cells []paperCell, seeds int) func(root string)
 		var b strings.Builder
 		b.WriteString("| model | ratio | paper | ours | seeds | epochs | hyperparameters | status | CPU hours (3 seeds) |\n|---|---:|---|---|---|---|---|---|---:|\n")
 		for _, c := range cells {
-			cellDir := filepath.Join(dir, fmt.Sprintf("%s_ratio-%g", c.folder, c.ratio))
-			if c.runs != "" {
-				cellDir = c.runs
-			}
-			var runs []seedRun
-			for s := range seeds {
-				run := filepath.Join(root, cellDir, fmt.Sprintf("seed-%d", s))
-				if _, err := os.Stat(filepath.Join(run, training.SummaryFile)); err != nil {
-					continue // not started, or stopped before its first epoch ended
-				}
-				r, err := readSeedRun(run)
-				if err != nil {
-					return "", err
-				}
-				runs = append(runs, r)
+			runs, err := cellRuns(filepath.Join(root, dir, c.dir()), seeds)
+			if err != nil {
+				return "", err
 			}
 			paper := fmt.Sprintf("%.3f ± %.3f", c.mean, c.std)
 			ratio := fmt.Sprintf("%g %%", 100*c.ratio)
@@ -138,14 +124,77 @@ func samplingSection(dir string, cells []paperCell, seeds int) func(root string)
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s of %d | %s | %s | %.1f |\n", c.model, ratio, paper, ours,
 				strings.Join(seedNames, ", "), strings.Join(epochs, ", "), runs[0].want, hyperparameters(runs[0].config), status, hours)
 		}
-		for _, c := range cells {
-			if c.runs != "" {
-				fmt.Fprintf(&b, "\n%s at %g %%: the runs of `%s` (the README's Results), trained on the pure-Go backend before this table's runs.\n", c.model, 100*c.ratio, c.runs)
-			}
-		}
 		fmt.Fprintf(&b, "\nOurs: test RMSE at the best validation epoch, mean ± std (population, NumPy's default) over the seeds so far; runs in `%s/`. "+
 			"CPU hours: the median epoch's seconds (after the first five, which compile XLA's programs) × epochs × 3 seeds, "+
 			"with two runs sharing the machine's two cores.\n", dir)
+		return b.String(), nil
+	}
+}
+
+// dir is the folder of the cell's runs in its table's folder.
+func (c paperCell) dir() string { return fmt.Sprintf("%s_ratio-%g", c.folder, c.ratio) }
+
+// cellRuns reads the runs seed-0 … seed-(seeds−1) in dir that have finished an epoch.
+func cellRuns(dir string, seeds int) ([]seedRun, error) {
+	var runs []seedRun
+	for s := range seeds {
+		run := filepath.Join(dir, fmt.Sprintf("seed-%d", s))
+		if _, err := os.Stat(filepath.Join(run, training.SummaryFile)); err != nil {
+			continue // not started, or stopped before its first epoch ended
+		}
+		r, err := readSeedRun(run)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, r)
+	}
+	return runs, nil
+}
+
+// startsSection compares the two starts of the weights (model.ParamInit) cell by cell, for the
+// cells that have runs of both: those of the table's folder gomlx, or of the folder moved
+// names for the cell (both relative to the project root), against those of pytorch.
+func startsSection(gomlx, pytorch string, moved map[string]string, cells []paperCell, seeds int) func(root string) (string, error) {
+	return func(root string) (string, error) {
+		var b strings.Builder
+		b.WriteString("| model | ratio | paper | GoMLX's start | PyTorch's start |\n|---|---:|---|---|---|\n")
+		rows := 0
+		for _, c := range cells {
+			var cols []string
+			for _, dir := range []string{filepath.Join(gomlx, c.dir()), filepath.Join(pytorch, c.dir())} {
+				if m, ok := moved[c.dir()]; ok && strings.HasPrefix(dir, gomlx) {
+					dir = m
+				}
+				runs, err := cellRuns(filepath.Join(root, dir), seeds)
+				if err != nil {
+					return "", err
+				}
+				if len(runs) == 0 {
+					break
+				}
+				var tests []float64
+				var desc []string
+				for _, r := range runs {
+					tests = append(tests, r.summary.TestAtBest)
+					desc = append(desc, fmt.Sprintf("%d: %.3f, %d ep", r.summary.Seed, r.summary.TestAtBest, r.summary.Epochs))
+				}
+				mean, std := meanStd(tests)
+				cols = append(cols, fmt.Sprintf("%.3f ± %.3f (seed %s)", mean, std, strings.Join(desc, "; ")))
+			}
+			if len(cols) < 2 {
+				continue
+			}
+			rows++
+			fmt.Fprintf(&b, "| %s | %g %% | %.3f ± %.3f | %s | %s |\n", c.model, 100*c.ratio, c.mean, c.std, cols[0], cols[1])
+		}
+		if rows == 0 {
+			b.WriteString("| — | — | — | no cell has runs of both starts yet | |\n")
+		}
+		fmt.Fprintf(&b, "\nTest RMSE at the best validation epoch, mean ± std over the seeds so far, and per seed its test RMSE "+
+			"and epochs trained; GoMLX's start: `%s/`, PyTorch's: `%s/`.\n", gomlx, pytorch)
+		for cell, dir := range moved {
+			fmt.Fprintf(&b, "GoMLX's start of %s: the runs of `%s` (the README's Results, on the pure-Go backend).\n", cell, dir)
+		}
 		return b.String(), nil
 	}
 }
@@ -158,5 +207,6 @@ func hyperparameters(c map[string]any) string {
 	if r, _ := c["sampling_ratio"].(float64); r < 1 {
 		s += ", " + num("eval_samples") + " evaluation draws"
 	}
-	return s
+	init, _ := c["init"].(string) // runs from before model.ParamInit started from GoMLX's
+	return s + ", " + cmp.Or(init, "gomlx") + " start"
 }
