@@ -201,7 +201,7 @@ func TestOGBMalformed(t *testing.T) {
 	}
 	dir := writeOGB(t, nil)
 	os.Remove(filepath.Join(dir, "raw", "edge.csv.gz"))
-	if _, err := data.OGB("toy", dir); err == nil || !strings.Contains(err.Error(), "edge.csv.gz") || !strings.Contains(err.Error(), "data section") {
+	if _, err := data.OGB("toy", dir); err == nil || !strings.Contains(err.Error(), "edge.csv.gz") || !strings.Contains(err.Error(), "see docs/data.md") {
 		t.Errorf("missing edge.csv: error %v", err)
 	}
 }

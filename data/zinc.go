@@ -358,7 +358,7 @@ func readFile(path string) ([]byte, string, error) {
 		}
 	}
 	if err != nil {
-		return nil, path, fmt.Errorf("%w (expected %s or %s.gz; see the README's data section)", err, path, path)
+		return nil, path, fmt.Errorf("%w (expected %s or %s.gz; see docs/data.md)", err, path, path)
 	}
 	defer f.Close()
 	br := bufio.NewReader(f)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The project's test command (README "Tests"; .ci/run calls exactly this): formatting, vet,
+# The project's test command (docs/testing.md; .ci/run calls exactly this): formatting, vet,
 # every test, with the datasets read from ../shared/data beside the project root, the main job
 # against its committed results, and the notebooks.
 set -euo pipefail

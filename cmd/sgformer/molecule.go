@@ -47,9 +47,19 @@ func smilesGraph(s string) (*graph.Graph, error) {
 	}
 	gs, errs := data.MoleculeGraphs([]string{s}, 1)
 	if errs != nil {
-		return nil, fmt.Errorf("--smiles %q: %w", s, pointAt(s, errs[0]))
+		return nil, fmt.Errorf("--smiles %s: %w", quoteShort(s), pointAt(s, errs[0]))
 	}
 	return gs[0], nil
+}
+
+// quoteShort quotes s, or its first and last bytes around the number left out when it is
+// long (a 40 kB SMILES is not echoed whole).
+func quoteShort(s string) string {
+	const keep = 60
+	if len(s) <= 2*keep {
+		return strconv.Quote(s)
+	}
+	return fmt.Sprintf("%q…(%d bytes)…%q", s[:keep], len(s)-2*keep, s[len(s)-keep:])
 }
 
 // pointAt adds to a SMILES error a line showing the SMILES and a caret under the byte it

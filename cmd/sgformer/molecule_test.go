@@ -70,9 +70,12 @@ func TestMoleculeCommand(t *testing.T) {
 		{[]string{"molecule", "--smiles", "C~C"}, 1, "unsupported"},
 		{[]string{"molecule"}, 2, "--smiles SMILES is required"},
 		{[]string{"molecule", "--smiles", "C", "extra"}, 2, `unexpected argument "extra"`},
+		// A 40 kB SMILES is not echoed whole, and the limit has its number.
+		{[]string{"molecule", "--smiles", strings.Repeat("C", 40000)}, 1, `…(39880 bytes)…`},
+		{[]string{"molecule", "--smiles", strings.Repeat("C", 40000)}, 1, "a SMILES of 40000 bytes, longer than the 32768 accepted"},
 	} {
 		code, _, stderr := runCLI(t, "", tc.args...)
-		if code != tc.code || !strings.Contains(stderr, tc.want) {
+		if code != tc.code || !strings.Contains(stderr, tc.want) || len(stderr) > 1000 {
 			t.Errorf("sgformer %q: exit %d, %q; want exit %d and %q", tc.args, code, stderr, tc.code, tc.want)
 		}
 	}

@@ -1,6 +1,7 @@
 package smiles
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -38,7 +39,7 @@ type parser struct {
 // parseGraph reads s into a molecule graph, before hydrogen removal and sanitisation.
 func parseGraph(s string) (*mol, error) {
 	if len(s) > MaxLength {
-		return nil, &Error{Kind: Limit, Pos: -1, Atom: -1, Reason: "SMILES longer than MaxLength bytes"}
+		return nil, &Error{Kind: Limit, Pos: -1, Atom: -1, Reason: fmt.Sprintf("a SMILES of %d bytes, longer than the %d accepted (MaxLength)", len(s), MaxLength)}
 	}
 	// RDKit (SmilesToMol with its default parameters) takes everything after the first space
 	// or tab, unless at the very start, as a name or as a CXSMILES extension ("|...|").
@@ -234,7 +235,7 @@ func (p *parser) expectAtom(typ BondType, unspec bool, dir bondDir, detached boo
 		return p.errAt(start, "%s, found %q", missing, p.src[start])
 	}
 	if len(p.m.atoms) >= MaxAtoms {
-		return &Error{Kind: Limit, Pos: p.pos(start), Atom: len(p.m.atoms), Reason: "more than MaxAtoms atoms"}
+		return &Error{Kind: Limit, Pos: p.pos(start), Atom: len(p.m.atoms), Reason: fmt.Sprintf("more than %d atoms (MaxAtoms)", MaxAtoms)}
 	}
 	a.index = len(p.m.atoms)
 	a.pos = p.pos(start)

@@ -47,8 +47,8 @@ func TestParseErrors(t *testing.T) {
 		{"C->[Fe]", smiles.Unsupported, 1, -1, "dative bonds"},
 		{"C~C", smiles.Unsupported, 1, -1, "query bonds"},
 		{"CCO |$;;$|", smiles.Unsupported, 3, -1, "CXSMILES"},
-		{strings.Repeat("C", smiles.MaxLength+1), smiles.Limit, -1, -1, "longer than MaxLength"},
-		{strings.Repeat("C", smiles.MaxAtoms+1), smiles.Limit, smiles.MaxAtoms, smiles.MaxAtoms, "more than MaxAtoms atoms"},
+		{strings.Repeat("C", smiles.MaxLength+1), smiles.Limit, -1, -1, "a SMILES of 32769 bytes, longer than the 32768 accepted (MaxLength)"},
+		{strings.Repeat("C", smiles.MaxAtoms+1), smiles.Limit, smiles.MaxAtoms, smiles.MaxAtoms, "atoms (MaxAtoms)"},
 	}
 	for _, tc := range tests {
 		_, err := smiles.Parse(tc.in)

@@ -173,7 +173,7 @@ func readParts(path string) (header []string, parts []*part, err error) {
 }
 
 // cpuBenchmarksSection renders scripts/bench-cpu.sh's output: the preprocessing and model tables
-// of the README's Benchmarks.
+// of docs/benchmarks.md.
 func cpuBenchmarksSection(file string) func(root string) (string, error) {
 	return func(root string) (string, error) {
 		header, parts, err := readParts(filepath.Join(root, file))

@@ -11,7 +11,7 @@ import (
 	"strings"
 )
 
-// The README's GPU section, rendered from what scripts/gpu-run.sh brought back from the device
+// The GPU section of docs/gpu.md, rendered from what scripts/gpu-run.sh brought back from the device
 // and `gpu-run.sh collect` unpacked into results/zinc12k-gpu.
 
 // gpuPiece is a line of pieces.jsonl: one piece of one device call.

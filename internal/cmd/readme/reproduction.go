@@ -193,7 +193,7 @@ func startsSection(gomlx, pytorch string, moved map[string]string, cells []paper
 		fmt.Fprintf(&b, "\nTest RMSE at the best validation epoch, mean ± std over the seeds so far, and per seed its test RMSE "+
 			"and epochs trained; GoMLX's start: `%s/`, PyTorch's: `%s/`.\n", gomlx, pytorch)
 		for cell, dir := range moved {
-			fmt.Fprintf(&b, "GoMLX's start of %s: the runs of `%s` (the README's Results, on the pure-Go backend).\n", cell, dir)
+			fmt.Fprintf(&b, "GoMLX's start of %s: the runs of `%s` (docs/results.md, on the pure-Go backend).\n", cell, dir)
 		}
 		return b.String(), nil
 	}

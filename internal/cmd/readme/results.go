@@ -12,7 +12,7 @@ import (
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
-// The README's results, rendered from the run directories committed under results/.
+// The results of README.md and docs/results.md, rendered from the run directories committed under results/.
 
 // metricName is how the README writes a metric.
 func metricName(m string) string {

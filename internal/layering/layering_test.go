@@ -1,0 +1,53 @@
+// Package layering holds the test that the library's packages import one another in one
+// direction: graph → product → pe → preprocess → batch → model → training → ablation (the
+// README's order), each only from those before it.
+package layering
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// layers are sgformer's packages, each of which may import only those before it (metrics and
+// backend sit beside the layers: they import none of them, and model on may import them).
+var layers = []string{"graph", "product", "pe", "preprocess", "batch", "metrics", "backend", "model", "training", "ablation"}
+
+func TestLayering(t *testing.T) {
+	const module = "github.com/sgformer/sgformer/sgformer/"
+	for i, pkg := range layers {
+		files, err := filepath.Glob(filepath.Join("..", "..", "sgformer", pkg, "*.go"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("package %s: no files (%v)", pkg, err)
+		}
+		for _, file := range files {
+			if strings.HasSuffix(file, "_test.go") {
+				continue // tests may use later layers to build their inputs
+			}
+			src, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), file, src, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, imp := range f.Imports {
+				path, _ := strconv.Unquote(imp.Path.Value)
+				dep, ok := strings.CutPrefix(path, module)
+				if !ok {
+					continue
+				}
+				dep, _, _ = strings.Cut(dep, "/")
+				if j := slices.Index(layers, dep); j >= i {
+					t.Errorf("%s imports %s: a package may import only the layers before it (%s)", file, path, strings.Join(layers[:i], ", "))
+				}
+			}
+		}
+	}
+}
