@@ -1,5 +1,5 @@
 // Package shareddata locates the benchmark datasets that tests and benchmarks read from
-// ../shared/data beside the project root (see the README), never from a copy in the project.
+// ../shared/data beside the project root (see docs/data.md), never from a copy in the project.
 package shareddata
 
 import (
@@ -10,9 +10,13 @@ import (
 
 // Dir returns the path of dataset folder name (e.g. "zinc12k") under the shared data
 // directory: $SGFORMER_DATA if set, else ../shared/data next to the module root. When the
-// folder is missing the test is skipped, except under CI (CI=true), where it fails.
+// folder is missing the test is skipped, except under CI (CI=true), where it fails. Under
+// go test -short the test is skipped: real datasets are the slow part of the suite.
 func Dir(tb testing.TB, name string) string {
 	tb.Helper()
+	if testing.Short() {
+		tb.Skip("shareddata: a real dataset; skipped under -short")
+	}
 	root := os.Getenv("SGFORMER_DATA")
 	if root == "" {
 		dir, err := os.Getwd()

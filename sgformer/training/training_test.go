@@ -145,6 +145,9 @@ func TestOverfit(t *testing.T) {
 // GIN (1-WL) cannot count triangles; Subgraphormer, with node marking, can: on held-out
 // graphs its error is clearly lower.
 func TestSubgraphormerBeatsGINOnCounting(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains three models for minutes; skipped under -short")
+	}
 	be, err := backend.New("go")
 	if err != nil {
 		t.Fatal(err)
