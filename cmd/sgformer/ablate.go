@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gomlx/gomlx/pkg/ml/context"
+
 	"github.com/sgformer/sgformer/internal/atomicfile"
 	"github.com/sgformer/sgformer/sgformer/ablation"
 	"github.com/sgformer/sgformer/sgformer/model"
@@ -79,32 +81,15 @@ func ablateCmd(args []string, io stdio) error {
 					}
 					name := fmt.Sprintf("cell %d/%d: ratio %g, k %d, seed %d", i, cells, ratio, k, seed)
 					run := cellDir(*out, c.Model.Model, ratio, k, seed)
-					for {
-						done, resume := cellState(run, c.Epochs)
-						switch {
-						case done:
-							fmt.Fprintf(io.err, "== %s: done (%s)\n", name, run)
-						case training.Locked(run):
-							fmt.Fprintf(io.err, "== %s: trained by another worker (%s)\n", name, run)
-							held = append(held, run)
-						case !end.IsZero() && time.Now().After(end):
-							fmt.Fprintf(io.err, "time limit reached: run the same command again to continue the grid\n")
-							return nil
-						default:
-							fmt.Fprintf(io.err, "== %s (%s)\n", name, run)
-							cd := d
-							_, err := runTraining(ctx, &cd, training.Options{Out: run, Resume: resume, Epochs: c.Epochs, Deadline: end}, *backendName, io)
-							switch {
-							case errors.Is(err, training.ErrRunExists): // another worker started it since cellState
-								continue
-							case errors.Is(err, training.ErrLocked): // another worker took it since Locked
-								fmt.Fprintf(io.err, "== %s: trained by another worker (%s)\n", name, run)
-								held = append(held, run)
-							case err != nil:
-								return fmt.Errorf("cell ratio %g, k %d, seed %d: %w", ratio, k, seed, err)
-							}
-						}
-						break
+					taken, stopped, err := trainCell(ctx, d, run, name, training.Options{Out: run, Epochs: c.Epochs, Deadline: end}, *backendName, io)
+					switch {
+					case err != nil:
+						return fmt.Errorf("cell ratio %g, k %d, seed %d: %w", ratio, k, seed, err)
+					case stopped:
+						fmt.Fprintf(io.err, "time limit reached: run the same command again to continue the grid\n")
+						return nil
+					case taken:
+						held = append(held, run)
 					}
 				}
 			}
@@ -119,6 +104,38 @@ func ablateCmd(args []string, io stdio) error {
 		}
 	}
 	return renderTable(*out, 4, io)
+}
+
+// trainCell trains the ablation cell called name in run (opt.Out) to its opt.Epochs, resuming it
+// from its checkpoint, unless it is done, another worker trains it (taken), or opt.Deadline
+// has passed (stopped). A cell another worker started or finished since it was examined is
+// examined again.
+func trainCell(ctx *context.Context, d dataFlags, run, name string, opt training.Options, backendName string, io stdio) (taken, stopped bool, err error) {
+	for {
+		done, resume := cellState(run, opt.Epochs)
+		switch {
+		case done:
+			fmt.Fprintf(io.err, "== %s: done (%s)\n", name, run)
+			return false, false, nil
+		case training.Locked(run):
+			fmt.Fprintf(io.err, "== %s: trained by another worker (%s)\n", name, run)
+			return true, false, nil
+		case !opt.Deadline.IsZero() && time.Now().After(opt.Deadline):
+			return false, true, nil
+		}
+		fmt.Fprintf(io.err, "== %s (%s)\n", name, run)
+		opt.Resume = resume
+		cd := d // runTraining fills in the data source of the attempt
+		_, err := runTraining(ctx, &cd, opt, backendName, io)
+		switch {
+		case errors.Is(err, training.ErrRunExists): // another worker started it since cellState
+			continue
+		case errors.Is(err, training.ErrLocked): // another worker took it since Locked
+			fmt.Fprintf(io.err, "== %s: trained by another worker (%s)\n", name, run)
+			return true, false, nil
+		}
+		return false, false, err
+	}
 }
 
 // lockPoll is how often a worker waiting for the cells of other workers looks at their locks.

@@ -16,8 +16,8 @@ import (
 
 // BuildModel returns a context with the defaults, params, and the variables of the model they
 // configure for data of spec, created by running it once on two small graphs and started as
-// model.ParamInit says, from the configured seed: the start training gives it. It is how a model's size is known before
-// training: see model.ParameterCounts.
+// model.ParamInit says, from the configured seed: the start training gives it. It is how a
+// model's size is known before training: see model.ParameterCounts.
 func BuildModel(be backends.Backend, spec model.Spec, params map[string]any) (*context.Context, model.Config, error) {
 	ctx := context.New()
 	Defaults(ctx)
@@ -27,10 +27,7 @@ func BuildModel(be backends.Backend, spec model.Spec, params map[string]any) (*c
 		return nil, model.Config{}, err
 	}
 	ctx.SetParam(context.ParamInitialSeed, int64(cfg.Seed)+1) // GoMLX takes seed 0 as "random"
-	if err := createVariables(ctx, be, spec, cfg); err != nil {
-		return nil, model.Config{}, err
-	}
-	if err := startWeights(ctx, cfg); err != nil {
+	if err := startModel(ctx, be, spec, cfg); err != nil {
 		return nil, model.Config{}, err
 	}
 	return ctx, cfg.Model, nil
@@ -41,10 +38,13 @@ func BuildModel(be backends.Backend, spec model.Spec, params map[string]any) (*c
 // the first column's table).
 var authorsTables = model.TableRows{Atom: data.AtomFeatureDims, Bond: data.BondFeatureDims}
 
-// startWeights sets the weights of the model in ctx, created and started by GoMLX's
-// initialisers, to the start cfg configures: unchanged for model.GoMLXInit, drawn from the seed
-// for model.PyTorchInit.
-func startWeights(ctx *context.Context, cfg Config) error {
+// startModel creates the variables of the model cfg configures in ctx (createVariables, which
+// starts them with GoMLX's initialisers) and starts its weights as cfg configures: unchanged
+// for model.GoMLXInit, drawn from the seed for model.PyTorchInit.
+func startModel(ctx *context.Context, be backends.Backend, spec model.Spec, cfg Config) error {
+	if err := createVariables(ctx, be, spec, cfg); err != nil {
+		return err
+	}
 	if cfg.Model.Init != model.PyTorchInit {
 		return nil
 	}

@@ -51,19 +51,7 @@ func TestFullDiskDuringSave(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Fill the disk but for a few kilobytes: the next checkpoint cannot be written.
-	filler := filepath.Join(disk, "filler")
-	f, err := os.Create(filler)
-	if err != nil {
-		t.Fatal(err)
-	}
-	chunk := make([]byte, 4096)
-	for {
-		if _, err := f.Write(chunk); err != nil {
-			break
-		}
-	}
-	f.Close()
-	os.Truncate(filler, mustSize(t, filler)-8192)
+	filler := fillDisk(t, disk, 8192)
 	_, err = training.Train(context.New(), task, training.Options{Out: run, Backend: be, Resume: true, Epochs: 3})
 	if !errors.Is(err, syscall.ENOSPC) {
 		t.Fatalf("training on a full disk: %v, want ENOSPC", err)
@@ -81,6 +69,25 @@ func TestFullDiskDuringSave(t *testing.T) {
 			t.Fatalf("epoch %d: %+v, uninterrupted %+v", i+1, b[i], a[i])
 		}
 	}
+}
+
+// fillDisk fills the file system of dir with a file, returned, but for room bytes.
+func fillDisk(t *testing.T, dir string, room int64) string {
+	t.Helper()
+	filler := filepath.Join(dir, "filler")
+	f, err := os.Create(filler)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk := make([]byte, 4096)
+	for {
+		if _, err := f.Write(chunk); err != nil {
+			break
+		}
+	}
+	f.Close()
+	os.Truncate(filler, mustSize(t, filler)-room)
+	return filler
 }
 
 func mustSize(t *testing.T, path string) int64 {
@@ -101,19 +108,7 @@ func TestFullDiskFirstCheckpoint(t *testing.T) {
 	task := syntheticTask(t, 16, 2)
 	disk := tmpfs(t, 1<<20)
 	run := filepath.Join(disk, "run")
-	filler := filepath.Join(disk, "filler")
-	f, err := os.Create(filler)
-	if err != nil {
-		t.Fatal(err)
-	}
-	chunk := make([]byte, 4096)
-	for {
-		if _, err := f.Write(chunk); err != nil {
-			break
-		}
-	}
-	f.Close()
-	os.Truncate(filler, mustSize(t, filler)-16384) // room for the run's small files, not a checkpoint
+	fillDisk(t, disk, 16384) // room for the run's small files, not a checkpoint
 	_, err = training.Train(newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 1}), task, training.Options{Out: run, Backend: be})
 	if !errors.Is(err, syscall.ENOSPC) {
 		t.Fatalf("training on a full disk: %v, want ENOSPC", err)

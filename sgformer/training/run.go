@@ -252,10 +252,7 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 	case cfg.Model.Init != model.GoMLXInit:
 		// The weights exist before the first step, to be started as configured; the optimizer's
 		// state is created by the first step.
-		if err := createVariables(ctx, opt.Backend, task.Spec, cfg); err != nil {
-			return nil, err
-		}
-		if err := startWeights(ctx, cfg); err != nil {
+		if err := startModel(ctx, opt.Backend, task.Spec, cfg); err != nil {
 			return nil, err
 		}
 		trainer.SetContext(ctx.Checked(false))
