@@ -87,7 +87,7 @@ func FuzzZINCPyG(f *testing.F) {
 		f.Add(append([]byte{1}, processedFile(molecules(mini, idx))...))
 	}
 	for _, name := range []string{"tensors.pt", "tensors-p2.pickle"} {
-		raw, err := os.ReadFile("internal/torchpickle/testdata/" + name)
+		raw, err := os.ReadFile("../internal/torchpickle/testdata/" + name)
 		if err != nil {
 			f.Fatal(err)
 		}

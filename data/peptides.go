@@ -13,8 +13,8 @@ import (
 
 	"github.com/nlpodyssey/gopickle/types"
 
-	"github.com/sgformer/sgformer/data/internal/torchpickle"
 	"github.com/sgformer/sgformer/internal/csvfile"
+	"github.com/sgformer/sgformer/internal/torchpickle"
 )
 
 // LRGB's Peptides datasets (Dwivedi et al., "Long Range Graph Benchmark", NeurIPS 2022), as

@@ -19,8 +19,8 @@ import (
 
 	"github.com/nlpodyssey/gopickle/types"
 
-	"github.com/sgformer/sgformer/data/internal/torchpickle"
 	"github.com/sgformer/sgformer/internal/atomicfile"
+	"github.com/sgformer/sgformer/internal/torchpickle"
 	"github.com/sgformer/sgformer/sgformer/graph"
 )
 

@@ -17,6 +17,10 @@
 //	                                                 train the grid (resumable), then render its table
 //	sgformer table      DIR                          the runs under DIR as the paper's tables (Markdown, JSON)
 //	sgformer plot       [--format svg|png|both] RUN  draw a run's training curves (curves.svg, curves.png)
+//	sgformer import     --from-pytorch MODEL.pt --config CONFIG.yaml --out RUN
+//	                                                 the authors' PyTorch model as a run (eval, predict, fine-tune)
+//	sgformer export     --run RUN --to-pytorch MODEL.pt
+//	                                                 a run's weights as a state_dict of the authors' model
 //	sgformer --version                               module version, Go version and VCS revision
 //
 // FILE is a graph in JSON, {"num_nodes": n, "edges": [[u,v], ...]}, each undirected edge listed
@@ -70,6 +74,8 @@ func init() {
 		{"ablate", "train a grid of sampling ratios × PE sizes × seeds (resumable; skips finished cells)", ablateCmd},
 		{"table", "render the runs under a directory as the paper's tables (mean ± std over seeds)", tableCmd},
 		{"plot", "draw a run's training curves as SVG and PNG", plotCmd},
+		{"import", "import a model trained with the authors' PyTorch code as a run (state_dict or whole model)", importCmd},
+		{"export", "write a Subgraphormer run's weights as a state_dict of the authors' PyTorch model", exportCmd},
 	}
 }
 

@@ -1,5 +1,5 @@
 // Package layering holds the test that the library's packages import one another in one
-// direction: graph → product → pe → preprocess → batch → model → training → ablation (the
+// direction: graph → product → pe → preprocess → batch → model → training → pytorch → ablation (the
 // README's order), each only from those before it.
 package layering
 
@@ -16,7 +16,7 @@ import (
 
 // layers are sgformer's packages, each of which may import only those before it (metrics and
 // backend sit beside the layers: they import none of them, and model on may import them).
-var layers = []string{"graph", "product", "pe", "preprocess", "batch", "metrics", "backend", "model", "training", "ablation"}
+var layers = []string{"graph", "product", "pe", "preprocess", "batch", "metrics", "backend", "model", "training", "pytorch", "ablation"}
 
 func TestLayering(t *testing.T) {
 	const module = "github.com/sgformer/sgformer/sgformer/"

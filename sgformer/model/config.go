@@ -40,6 +40,7 @@ const (
 	ParamExecution    = "execution"     // Sparse or Dense
 	ParamDType        = "model_dtype"   // "float32" or "float64"
 	ParamInit         = "init"          // GoMLXInit or PyTorchInit: how a new model's weights start
+	ParamBondEncoder  = "bond_encoder"  // OGBBonds or AuthorsBonds: how several bond feature columns are embedded
 )
 
 // Model names.
@@ -62,6 +63,17 @@ const (
 const (
 	Linear = "linear"
 	MLP    = "mlp"
+)
+
+// Bond encoders: how bond features of several columns (OGB's type, stereo, conjugation) are
+// embedded. OGBBonds is OGB's BondEncoder, the sum of one table per column. AuthorsBonds is what
+// the authors' code computes for them (models/layers.py, Bond.forward, the branch for features
+// that are not a single column, meant for Alchemy): the first column's table applied to every
+// column, averaged. With a single column (ZINC) the two agree. Their trained models need
+// AuthorsBonds to compute their function (package pytorch).
+const (
+	OGBBonds     = "ogb"
+	AuthorsBonds = "authors"
 )
 
 // Executions of the product-graph operators.
@@ -98,6 +110,7 @@ var Params = []Param{
 	{ParamEdgeFeatures, true, "bond features enter the attention logits (the authors' use_edge_attr)"},
 	{ParamExecution, Sparse, "product-graph operators: sparse (edge lists) or dense (per-graph tensors)"},
 	{ParamDType, "float32", "model dtype: float32 or float64"},
+	{ParamBondEncoder, OGBBonds, "how several bond feature columns are embedded: ogb (OGB's BondEncoder, a table per column, summed) or authors (the authors' code: the first column's table for every column, averaged)"},
 	{ParamInit, GoMLXInit, "how new weights start: gomlx (GoMLX's initialisers, drawn by the backend) or pytorch (the authors' PyTorch modules', drawn on the host: the same on every backend)"},
 }
 
@@ -148,6 +161,7 @@ type Config struct {
 	LayerEncoder           string
 	DType                  dtypes.DType
 	Init                   string // GoMLXInit or PyTorchInit
+	BondEncoder            string // OGBBonds or AuthorsBonds
 }
 
 // PEColumns returns the number of PE columns of a product node: k, or K·k for the
@@ -190,6 +204,7 @@ func ReadConfig(ctx *context.Context) (Config, error) {
 		Pooling:      Get[string](ctx, Params, ParamPooling),
 		Execution:    Get[string](ctx, Params, ParamExecution),
 		Init:         Get[string](ctx, Params, ParamInit),
+		BondEncoder:  Get[string](ctx, Params, ParamBondEncoder),
 	}
 	switch dt := Get[string](ctx, Params, ParamDType); dt {
 	case "float32":
@@ -244,6 +259,8 @@ func ReadConfig(ctx *context.Context) (Config, error) {
 		return c, fmt.Errorf("model: %s = %q, want %s or %s", ParamLayerEncoder, c.LayerEncoder, Linear, MLP)
 	case c.Init != GoMLXInit && c.Init != PyTorchInit:
 		return c, fmt.Errorf("model: %s = %q, want %s or %s", ParamInit, c.Init, GoMLXInit, PyTorchInit)
+	case c.BondEncoder != OGBBonds && c.BondEncoder != AuthorsBonds:
+		return c, fmt.Errorf("model: %s = %q, want %s or %s", ParamBondEncoder, c.BondEncoder, OGBBonds, AuthorsBonds)
 	case c.Execution != Sparse && c.Execution != Dense:
 		return c, fmt.Errorf("model: unknown execution %q (want %s or %s)", c.Execution, Sparse, Dense)
 	case c.Execution == Dense && c.Model != Subgraphormer:

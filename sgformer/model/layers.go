@@ -37,9 +37,19 @@ func featureEmbedding(ctx *context.Context, x *Node, vocab []int, dim int, c Con
 func usesBonds(spec Spec, c Config) bool { return len(spec.EdgeVocab) > 0 && c.EdgeFeatures }
 
 // bondEmbedding is ReLU(embedding of the bond features), as the authors recompute it for each
-// layer and aggregation, of the rows of the batch's bond table [K, F]: [K, dim].
+// layer and aggregation, of the rows of the batch's bond table [K, F]: [K, dim]. The embedding
+// is the configured bond encoder's (OGBBonds or AuthorsBonds).
 func bondEmbedding(ctx *context.Context, table *Node, spec Spec, dim int, c Config) *Node {
-	return activations.Relu(featureEmbedding(ctx.In("bond"), table, spec.EdgeVocab, dim, c))
+	ctx = ctx.In("bond")
+	if c.BondEncoder == OGBBonds || len(spec.EdgeVocab) == 1 {
+		return activations.Relu(featureEmbedding(ctx, table, spec.EdgeVocab, dim, c))
+	}
+	// The first column's table (of its rows: a larger value takes the last row, where the
+	// authors' code stops with an index error) for every column, averaged.
+	k, cols := table.Shape().Dimensions[0], len(spec.EdgeVocab)
+	idx := MinScalar(Reshape(table, k*cols, 1), float64(spec.EdgeVocab[0]-1))
+	e := layers.Embedding(ctx.In("feature_0"), idx, c.DType, spec.EdgeVocab[0], dim)
+	return activations.Relu(DivScalar(ReduceSum(Reshape(e, k, cols, dim), 1), float64(cols)))
 }
 
 // maskedBatchNorm is batch normalisation over the rows of x [N, D] whose mask [N] is 1: padding

@@ -1,7 +1,8 @@
-// Package torchpickle reads the two PyTorch serialisations ZINC comes in: plain Python pickles
-// whose tensors PyTorch reduced to legacy torch.save blobs (benchmarking-gnns' molecules/*.pickle,
-// the canonical download), and torch.save zip archives (PyG's processed/*.pt files); and the
-// NumPy arrays of LRGB's split pickles (numpy.go).
+// Package torchpickle reads and writes PyTorch's serialisations: plain Python pickles whose
+// tensors PyTorch reduced to legacy torch.save blobs (benchmarking-gnns' molecules/*.pickle, the
+// canonical ZINC download), torch.save zip archives (PyG's processed/*.pt files, models' state
+// dicts and whole-module pickles), and the NumPy arrays of LRGB's split pickles (numpy.go); it
+// writes state dicts as torch.save does (save.go).
 //
 // The pickle machine is github.com/nlpodyssey/gopickle's; this package rebuilds tensors from
 // their storages and Python objects from their __dict__, and turns every panic of a corrupt
@@ -300,6 +301,19 @@ func findClass(module, name string) (any, error) {
 		return callable(loadFromBytes), nil
 	case "_codecs.encode": // bytes under pickle protocol 2: encode(str, "latin1")
 		return callable(encodeLatin1), nil
+	case "torch._utils._rebuild_parameter", "torch._utils._rebuild_parameter_with_state": // nn.Parameter(data, ...)
+		return callable(rebuildParameter), nil
+	case "collections.OrderedDict": // a state_dict, a module's _parameters
+		return callable(func(...any) (any, error) { return types.NewOrderedDict(), nil }), nil
+	case "builtins.set", "__builtin__.set": // set(list) under pickle protocol 2
+		return callable(func(args ...any) (any, error) {
+			if len(args) == 1 {
+				if l, ok := args[0].(*types.List); ok {
+					return types.NewSetFromSlice(*l), nil
+				}
+			}
+			return types.NewSet(), nil
+		}), nil
 	case "collections.defaultdict": // PyG's slices: defaultdict(dict)
 		return callable(func(...any) (any, error) { return types.NewDict(), nil }), nil
 	case "__builtin__.bytes", "builtins.bytes": // b"" under protocol 2
@@ -392,6 +406,19 @@ func rebuildTensor(args ...any) (any, error) {
 		return nil, fmt.Errorf("_rebuild_tensor: view (offset %d, size %v, stride %v) outside a storage of %d elements", offset, shape, stride, s.len())
 	}
 	return &Tensor{Shape: shape, s: s, offset: offset, stride: stride}, nil
+}
+
+// rebuildParameter is torch._utils._rebuild_parameter(data, requires_grad, hooks[, state]): the
+// parameter is its tensor.
+func rebuildParameter(args ...any) (any, error) {
+	if len(args) < 1 {
+		return nil, errors.New("_rebuild_parameter: no arguments")
+	}
+	t, ok := args[0].(*Tensor)
+	if !ok {
+		return nil, fmt.Errorf("_rebuild_parameter: %T, want a tensor", args[0])
+	}
+	return t, nil
 }
 
 func ints(v any) ([]int, error) {
