@@ -1,6 +1,6 @@
 """Subgraphormer (ZINC-12k recipe) in PyTorch Geometric, for timing against sgformer.
 
-Same configuration as `sgformer train --dataset zinc12k` (shared/notes/REFERENCE.md): product
+Same configuration as `sgformer train --dataset zinc12k` (the authors' yamls/zinc12k_*.yaml): product
 graph G□G with internal, external and point connectivities; atom + node-marking embedding
 (distance clamped to 5, one index for unreachable) at width hidden - k, concatenated with the
 k product-graph PE columns (the authors' procedure: products of the first floor(sqrt(k+1))

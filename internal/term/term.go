@@ -5,14 +5,12 @@ package term
 import (
 	"io"
 	"os"
+
+	"golang.org/x/term"
 )
 
 // Is reports whether w is a terminal.
 func Is(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }

@@ -21,6 +21,8 @@ import (
 	"strconv"
 	"strings"
 
+	"gonum.org/v1/gonum/stat"
+
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
@@ -38,13 +40,7 @@ func NewStat(values []float64) Stat {
 	if s.N == 0 {
 		return Stat{Mean: math.NaN(), Std: math.NaN()}
 	}
-	for _, v := range values {
-		s.Mean += v / float64(s.N)
-	}
-	for _, v := range values {
-		s.Std += (v - s.Mean) * (v - s.Mean) / float64(s.N)
-	}
-	s.Std = math.Sqrt(s.Std)
+	s.Mean, s.Std = stat.PopMeanStdDev(values, nil)
 	return s
 }
 

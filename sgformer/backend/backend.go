@@ -1,5 +1,5 @@
 // Package backend selects the GoMLX backend a model runs on and works around the defects of
-// GoMLX v0.26.0 that matter for GNNs, in one place (see shared/notes/GOMLX.md):
+// GoMLX v0.26.0 that matter for GNNs, in one place:
 //
 //   - Matrix-product gradients: GoMLX builds the gradients of Dot and DotGeneral as a broadcast
 //     product and a sum, materialising an [N, out, in] tensor (620 M floats for one Dense layer

@@ -17,7 +17,7 @@ func (sswlPlusModel) onProducts() bool { return true }
 func (sswlPlusModel) usesPE() bool     { return false }
 
 // encode is GNN-SSWL+ (Zhang et al. 2023) on the same product graph, without attention or
-// PE (REFERENCE.md): each layer is
+// PE (the paper's main baseline, as Zhang et al. 2023 define it): each layer is
 //
 //	x ← ReLU(BN(Σ_agg MLP_agg((1 + ε_agg) x + Σ_{nbrs} ReLU(x_nbr + bond)))),  agg ∈ {A_G, A_{G^S}, A_point},
 //

@@ -94,7 +94,8 @@ func maskedBatchNorm(ctx *context.Context, x, mask *Node) *Node {
 }
 
 // like broadcasts x to the shape of y explicitly: GoMLX's pure-Go backend runs elementwise ops
-// on equal shapes as plain loops, 1.5–2× faster than with implicit broadcasting (GOMLX.md).
+// on equal shapes as plain loops, 1.5–2× faster than with implicit broadcasting (measured on the
+// pure-Go backend of GoMLX v0.26.0).
 func like(x, y *Node) *Node { return BroadcastToDims(x, y.Shape().Dimensions...) }
 
 // mlp is Linear → masked BatchNorm → ReLU → Linear, the MLP of GIN-style updates, in the scope
@@ -118,7 +119,8 @@ func dropout(ctx *context.Context, x *Node, c Config) *Node {
 // mean variant): the sum over the graph's product nodes, divided by the number of subgraphs
 // kept (SubgraphMean: sum per subgraph, averaged over subgraphs; n for the full bag), by the
 // number of product nodes kept (Mean), or not divided (Sum). Under sampling only kept rows
-// count, and all of them (unlike the reference code's mean pooling, REFERENCE.md).
+// count, and all of them (the authors' mean pooling under sampling sums only the first k² rows
+// of a graph: their utils/preprocess.py, get_edge_index_uG_efficient_pooling).
 func pool(x *Node, in Inputs, c Config) *Node {
 	g := x.Graph()
 	slots := in.GraphN.Shape().Dimensions[0]

@@ -253,7 +253,7 @@ func Tuple(s *Spectrum, order, k int) (*Encoding, error) {
 }
 
 // Reference reproduces the product PE of the authors' code, not the exact k smallest eigenpairs
-// (see shared/notes/REFERENCE.md): it drops the first (trivial) eigenvector of L, keeps the
+// (utils/preprocess.py, get_laplacian_pe_for_kron_graph): it drops the first (trivial) eigenvector of L, keeps the
 // next m = ⌊√(k+1)⌋ (fewer when G has fewer), forms the m² products v_i ⊗ v_j, orders them by
 // λ_i + λ_j (ties as the package describes, where the authors' order is arbitrary) and keeps
 // k. Pairs with the trivial eigenvector never appear; a graph too small for k columns yields

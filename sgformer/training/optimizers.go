@@ -14,7 +14,8 @@ import (
 	"github.com/sgformer/sgformer/sgformer/model"
 )
 
-// Optimizers (ParamOptimizer) of the paper's recipes (REFERENCE.md).
+// Optimizers (ParamOptimizer) of the paper's recipes (its paragraph "Optimizers and
+// Schedulers"; ASAM as the authors' utils/training.py applies it).
 const (
 	Adam  = "adam"  // Adam (ZINC, ogbg-molesol, ogbg-molbace)
 	AdamW = "adamw" // Adam with decoupled weight decay (Peptides)

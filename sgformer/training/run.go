@@ -305,6 +305,9 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 			progressbar.OptionSetItsString("steps"), progressbar.OptionShowIts(), progressbar.OptionShowCount(),
 			progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(500*time.Millisecond),
 			progressbar.OptionOnCompletion(func() { fmt.Fprintln(opt.Progress) }))
+		// The clock starts now, not at the first render (after the first step), whose rate
+		// would otherwise be one step over a few microseconds.
+		bar.StartWithoutRender()
 		loop.OnStep("progress", 1, func(*train.Loop, []*tensors.Tensor) error { return bar.Add(1) })
 	}
 

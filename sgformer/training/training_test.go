@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -463,6 +465,32 @@ func TestStepLog(t *testing.T) {
 	want := []string{fmt.Sprintf("epoch 1: 8/%d graphs", n), fmt.Sprintf("epoch 1: 16/%d graphs", n)}
 	if len(lines) != (n-1)/8 || !strings.HasPrefix(lines[0], want[0]) || !strings.HasPrefix(lines[1], want[1]) || !strings.Contains(lines[0], "graphs/s  epoch eta ") {
 		t.Errorf("step lines %q", lines)
+	}
+}
+
+// The progress bar's first rate is one step over the time the step took (building and
+// compiling its program included), not over the microseconds since the bar first drew: a few
+// steps per second here, never thousands.
+func TestProgressFirstRate(t *testing.T) {
+	be, err := backend.New("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	task := syntheticTask(t, 30, 4)
+	var bar strings.Builder
+	ctx := newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 1, training.ParamBatchSize: 8})
+	if _, err := training.Train(ctx, task, training.Options{Out: t.TempDir(), Backend: be, Progress: &bar}); err != nil {
+		t.Fatal(err)
+	}
+	var steps int
+	var rate float64
+	first := regexp.MustCompile(`\((\d+)/\d+, (\d+) steps/s\)`).FindStringSubmatch(bar.String())
+	if first != nil {
+		steps, _ = strconv.Atoi(first[1])
+		rate, _ = strconv.ParseFloat(first[2], 64)
+	}
+	if first == nil || steps != 1 || rate > 100 {
+		t.Errorf("first progress line %q: want 1 step at a sane rate", first)
 	}
 }
 

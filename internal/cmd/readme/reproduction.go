@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sgformer/sgformer/sgformer/ablation"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
@@ -105,7 +106,8 @@ func samplingSection(dir string, cells []paperCell, seeds int) func(root string)
 					done++
 				}
 			}
-			mean, std := meanStd(tests)
+			st := ablation.NewStat(tests)
+			mean, std := st.Mean, st.Std
 			ours := fmt.Sprintf("%.3f ± %.3f", mean, std)
 			if len(runs) == 1 {
 				ours = fmt.Sprintf("%.3f", mean)
@@ -178,7 +180,8 @@ func startsSection(gomlx, pytorch string, moved map[string]string, cells []paper
 					tests = append(tests, r.summary.TestAtBest)
 					desc = append(desc, fmt.Sprintf("%d: %.3f, %d ep", r.summary.Seed, r.summary.TestAtBest, r.summary.Epochs))
 				}
-				mean, std := meanStd(tests)
+				st := ablation.NewStat(tests)
+				mean, std := st.Mean, st.Std
 				cols = append(cols, fmt.Sprintf("%.3f ± %.3f (seed %s)", mean, std, strings.Join(desc, "; ")))
 			}
 			if len(cols) < 2 {

@@ -122,7 +122,8 @@ func seedsSection(dir, paper string) func(root string) (string, error) {
 				partial = true
 			}
 		}
-		mean, std := meanStd(tests)
+		st := ablation.NewStat(tests)
+		mean, std := st.Mean, st.Std
 		state := ""
 		if partial {
 			state = " — the runs are not finished; these are the best epochs so far"
@@ -145,18 +146,6 @@ func plannedEpochs(run string) (int, error) {
 		return 0, fmt.Errorf("%s: %w", filepath.Join(run, training.ConfigFile), err)
 	}
 	return config.Epochs, nil
-}
-
-// meanStd returns the mean and the population standard deviation (NumPy's default, as the
-// ablation tables).
-func meanStd(xs []float64) (mean, std float64) {
-	for _, x := range xs {
-		mean += x / float64(len(xs))
-	}
-	for _, x := range xs {
-		std += (x - mean) * (x - mean) / float64(len(xs))
-	}
-	return mean, math.Sqrt(std)
 }
 
 // tableSection renders the runs under dir as `sgformer table` does (ablation.Markdown).
