@@ -97,6 +97,11 @@ func New(config string) (b backends.Backend, err error) {
 // for xla:cuda, because its auto-install fetches the CPU plugin first.
 func pluginError(config string, err error) error {
 	if plugin, _ := strings.CutPrefix(config, "xla:"); strings.HasPrefix(plugin, "cuda") {
+		if strings.Contains(err.Error(), "auto-install") {
+			// GoMLX's installer fetches the CPU plugin before CUDA's, so its error names the CPU
+			// plugin: say what happened instead, keeping its error as the cause.
+			err = fmt.Errorf("its automatic install, which fetches the CPU plugin first, could not download: %w", err)
+		}
 		return fmt.Errorf("backend %s: the CUDA PJRT plugin (pjrt_c_api_cuda_plugin.so) is not installed or does not load "+
 			"(GoMLX: %w).\nWith internet, GoMLX installs it itself on a CUDA machine. Offline, with JAX's CUDA plugin in a "+
 			"Python environment (jax-cuda13-pjrt, jax-cuda13-plugin and NVIDIA's nvidia-* wheels), run "+

@@ -132,88 +132,27 @@ func (b *Batch) Connectivity(name string) (Connectivity, bool) {
 // graph at random (training-time augmentation, pe.FlipSigns). Every product graph must have
 // the same tuple order and connectivities.
 func Build(examples []Example, products []*product.Graph, opt Options, rng *rand.Rand) (*Batch, error) {
-	if len(examples) == 0 {
-		return nil, fmt.Errorf("batch: no examples")
-	}
-	if products != nil && len(products) != len(examples) {
-		return nil, fmt.Errorf("batch: %d product graphs for %d examples", len(products), len(examples))
-	}
-	first := examples[0]
-	b := &Batch{Graphs: len(examples), NodeWidth: first.Graph.NodeFeatures.Width, Tasks: len(first.Target)}
-	for _, ex := range examples { // a graph without edges (a single atom, a salt) says nothing of the bonds' width
-		if ex.Graph.NumEdges() > 0 {
-			b.BondWidth = ex.Graph.EdgeFeatures.Width
-			break
-		}
-	}
 	switch {
+	case len(examples) == 0:
+		return nil, fmt.Errorf("batch: no examples")
+	case products != nil && len(products) != len(examples):
+		return nil, fmt.Errorf("batch: %d product graphs for %d examples", len(products), len(examples))
 	case opt.Original && products != nil:
 		return nil, fmt.Errorf("batch: sampled product graphs given for a batch of original graphs")
 	case opt.Dense && opt.Original:
 		return nil, fmt.Errorf("batch: the dense layout is for product graphs, not original graphs")
 	}
-	graphs := make([]*product.Graph, len(examples)) // the product graph each example contributes
-	nodes := 0
-	var edges []int // per connectivity
-	for i, ex := range examples {
-		graphs[i] = packed(examples, products, opt, i)
-		p := graphs[i]
-		if p == nil {
-			return nil, fmt.Errorf("batch: example %d has no product graph (preprocessed on demand: pass it in products)", i)
-		}
-		if ex.Graph.NodeFeatures.Width != b.NodeWidth || ex.Graph.NodeFeatures.Ints == nil && b.NodeWidth > 0 {
-			return nil, fmt.Errorf("batch: example %d: node features of width %d (integers), want %d", i, ex.Graph.NodeFeatures.Width, b.NodeWidth)
-		}
-		if ex.Graph.NumEdges() > 0 && (ex.Graph.EdgeFeatures.Width != b.BondWidth || ex.Graph.EdgeFeatures.Ints == nil && b.BondWidth > 0) {
-			return nil, fmt.Errorf("batch: example %d: edge features of width %d (integers), want %d", i, ex.Graph.EdgeFeatures.Width, b.BondWidth)
-		}
-		if len(ex.Target) != b.Tasks {
-			return nil, fmt.Errorf("batch: example %d: %d targets, want %d", i, len(ex.Target), b.Tasks)
-		}
-		if p.N != ex.Graph.N() {
-			return nil, fmt.Errorf("batch: example %d: product graph of a %d-node graph for a %d-node graph", i, p.N, ex.Graph.N())
-		}
-		if i == 0 {
-			b.K = p.K
-			edges = make([]int, len(p.Connectivities))
-			for _, c := range p.Connectivities {
-				kind, err := product.KindOf(c.Name, max(p.K, 2))
-				if err != nil {
-					return nil, fmt.Errorf("batch: %w", err)
-				}
-				b.Connectivities = append(b.Connectivities, Connectivity{Name: c.Name, Kind: kind})
-			}
-		}
-		if p.K != b.K || len(p.Connectivities) != len(edges) {
-			return nil, fmt.Errorf("batch: example %d: %d-tuples with %d connectivities, example 0 %d-tuples with %d", i, p.K, len(p.Connectivities), b.K, len(edges))
-		}
-		for j, c := range p.Connectivities {
-			if c.Name != b.Connectivities[j].Name {
-				return nil, fmt.Errorf("batch: example %d: connectivity %d is %q, example 0's %q", i, j, c.Name, b.Connectivities[j].Name)
-			}
-			edges[j] += c.Len()
-		}
-		nodes += p.NumNodes()
-	}
-	b.Nodes = bucket(nodes+1, opt.Bucket)
-	sizes := make([]int, len(edges))
-	for j, n := range edges {
-		sizes[j] = bucket(n, opt.Bucket)
-	}
-	if len(opt.Profile) == len(edges) && opt.Bucket > 1 && !opt.Dense {
-		b.Nodes, sizes = opt.Profile.level(nodes+1, edges, opt.Bucket)
-	}
+	var lay layout = sparse{}
 	if opt.Dense {
-		if b.K != 2 {
-			return nil, fmt.Errorf("batch: the dense layout is for pairs (s, v), not %d-tuples", b.K)
-		}
-		for _, ex := range examples {
-			b.GridSize = max(b.GridSize, ex.Graph.N())
-		}
-		b.GridSize = bucket(b.GridSize, opt.Bucket)
-		b.Nodes = b.Graphs * b.GridSize * b.GridSize
-		b.Adjacency = make([]float32, b.Nodes)
-		b.BondGrid = make([]int32, b.Nodes)
+		lay = dense{}
+	}
+	b, graphs, nodes, edges, err := begin(examples, products, opt)
+	if err != nil {
+		return nil, err
+	}
+	sizes, err := lay.size(b, examples, nodes, edges, opt)
+	if err != nil {
+		return nil, err
 	}
 	pad := int32(b.Nodes - 1)
 	marks := max(b.K-1, 1)
@@ -227,11 +166,7 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 	b.GraphNodes = make([]float32, b.Graphs+1)
 	b.GraphN = make([]float32, b.Graphs+1)
 	for j := range b.Connectivities {
-		size := sizes[j]
-		if opt.Dense && b.Connectivities[j].Kind == product.Neighbours {
-			size = 1 // on the grid
-		}
-		b.Connectivities[j].Edges = newEdges(size)
+		b.Connectivities[j].Edges = newEdges(sizes[j])
 	}
 	filled := make([]int, len(b.Connectivities))
 	bonds := newBondTable(b.BondWidth)
@@ -251,11 +186,7 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 		}
 		at := make([]int32, p.NumNodes()) // the batch index of each node of p
 		for i, sv := range p.Nodes {
-			at[i] = int32(off + i)
-			if opt.Dense {
-				m := b.GridSize
-				at[i] = int32(g*m*m + int(sv)/n*m + int(sv)%n)
-			}
+			at[i] = int32(lay.node(b, g, off+i, n, sv))
 		}
 		for i, sv := range p.Nodes {
 			a := int(at[i])
@@ -265,10 +196,7 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 			}
 			b.NodeGraph[a] = int32(g)
 			b.NodeMask[a] = 1
-			b.NodeSubgraph[a] = subgraphs
-			if opt.Dense {
-				b.NodeSubgraph[a] = int32(a / b.GridSize) // (b, s) on the grid
-			}
+			b.NodeSubgraph[a] = lay.subgraph(b, a, subgraphs)
 			copy(b.NodeFeatures[a*b.NodeWidth:(a+1)*b.NodeWidth], ex.Graph.NodeFeatures.Ints[v*b.NodeWidth:(v+1)*b.NodeWidth])
 			if opt.Original {
 				continue
@@ -282,14 +210,11 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 			subgraphs++
 		}
 		rows := bonds.rows(ex.Graph)
-		if opt.Dense {
-			b.fillGrid(g, ex.Graph, rows)
-		}
+		lay.graph(b, g, ex.Graph, rows)
 		for j, c := range p.Connectivities {
-			if opt.Dense && b.Connectivities[j].Kind == product.Neighbours {
-				continue
+			if lay.listed(b.Connectivities[j]) {
+				filled[j] = b.Connectivities[j].fill(filled[j], c.Edges, at, rows)
 			}
-			filled[j] = b.Connectivities[j].fill(filled[j], c.Edges, at, rows)
 		}
 		b.GraphNodes[g] = float32(p.NumNodes())
 		b.GraphN[g] = float32(n)
@@ -303,10 +228,7 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 	for a := range b.Nodes {
 		if b.NodeMask[a] == 0 {
 			b.NodeGraph[a] = int32(b.Graphs)
-			b.NodeSubgraph[a] = subgraphs
-			if opt.Dense { // keep subgraph numbers sorted along the grid
-				b.NodeSubgraph[a] = int32(a / b.GridSize)
-			}
+			b.NodeSubgraph[a] = lay.subgraph(b, a, subgraphs)
 		}
 	}
 	for j := range b.Connectivities {
@@ -318,9 +240,139 @@ func Build(examples []Example, products []*product.Graph, opt Options, rng *rand
 	return b, nil
 }
 
-// fillGrid writes the adjacency and bonds of graph g of the batch, G, to the grid; rows are
-// the bond-table rows of G's edges.
-func (b *Batch) fillGrid(g int, G *graph.Graph, rows []int32) {
+// begin checks that the examples (and products) can share a batch and returns the batch with
+// its graph count, feature widths, tuple order and connectivities set, the product graph each
+// example contributes, and their total nodes and messages per connectivity.
+func begin(examples []Example, products []*product.Graph, opt Options) (b *Batch, graphs []*product.Graph, nodes int, edges []int, err error) {
+	first := examples[0]
+	b = &Batch{Graphs: len(examples), NodeWidth: first.Graph.NodeFeatures.Width, Tasks: len(first.Target)}
+	for _, ex := range examples { // a graph without edges (a single atom, a salt) says nothing of the bonds' width
+		if ex.Graph.NumEdges() > 0 {
+			b.BondWidth = ex.Graph.EdgeFeatures.Width
+			break
+		}
+	}
+	graphs = make([]*product.Graph, len(examples))
+	for i, ex := range examples {
+		graphs[i] = packed(examples, products, opt, i)
+		p := graphs[i]
+		switch {
+		case p == nil:
+			return nil, nil, 0, nil, fmt.Errorf("batch: example %d has no product graph (preprocessed on demand: pass it in products)", i)
+		case ex.Graph.NodeFeatures.Width != b.NodeWidth || ex.Graph.NodeFeatures.Ints == nil && b.NodeWidth > 0:
+			return nil, nil, 0, nil, fmt.Errorf("batch: example %d: node features of width %d (integers), want %d", i, ex.Graph.NodeFeatures.Width, b.NodeWidth)
+		case ex.Graph.NumEdges() > 0 && (ex.Graph.EdgeFeatures.Width != b.BondWidth || ex.Graph.EdgeFeatures.Ints == nil && b.BondWidth > 0):
+			return nil, nil, 0, nil, fmt.Errorf("batch: example %d: edge features of width %d (integers), want %d", i, ex.Graph.EdgeFeatures.Width, b.BondWidth)
+		case len(ex.Target) != b.Tasks:
+			return nil, nil, 0, nil, fmt.Errorf("batch: example %d: %d targets, want %d", i, len(ex.Target), b.Tasks)
+		case p.N != ex.Graph.N():
+			return nil, nil, 0, nil, fmt.Errorf("batch: example %d: product graph of a %d-node graph for a %d-node graph", i, p.N, ex.Graph.N())
+		}
+		if i == 0 {
+			b.K = p.K
+			edges = make([]int, len(p.Connectivities))
+			for _, c := range p.Connectivities {
+				kind, err := product.KindOf(c.Name, max(p.K, 2))
+				if err != nil {
+					return nil, nil, 0, nil, fmt.Errorf("batch: %w", err)
+				}
+				b.Connectivities = append(b.Connectivities, Connectivity{Name: c.Name, Kind: kind})
+			}
+		}
+		if p.K != b.K || len(p.Connectivities) != len(edges) {
+			return nil, nil, 0, nil, fmt.Errorf("batch: example %d: %d-tuples with %d connectivities, example 0 %d-tuples with %d", i, p.K, len(p.Connectivities), b.K, len(edges))
+		}
+		for j, c := range p.Connectivities {
+			if c.Name != b.Connectivities[j].Name {
+				return nil, nil, 0, nil, fmt.Errorf("batch: example %d: connectivity %d is %q, example 0's %q", i, j, c.Name, b.Connectivities[j].Name)
+			}
+			edges[j] += c.Len()
+		}
+		nodes += p.NumNodes()
+	}
+	return b, graphs, nodes, edges, nil
+}
+
+// A layout is where a batch's product nodes and connectivities go: one after another with edge
+// lists (sparse), or on a grid per graph whose neighbour connectivities are adjacency matrices
+// (dense). Build does the rest, the same for both.
+type layout interface {
+	// size sets the batch's padded node count, and whatever else the layout holds, for
+	// examples of nodes product nodes and edges[j] messages of connectivity j; it returns the
+	// padded length of each connectivity's edge list.
+	size(b *Batch, examples []Example, nodes int, edges []int, opt Options) ([]int, error)
+	// node returns the batch index of product node sv of graph g (of n nodes), whose index in
+	// the sparse order, the graphs' nodes one after another, is at.
+	node(b *Batch, g, at, n int, sv int32) int
+	// subgraph returns the subgraph number of batch node a, where running is the number the
+	// sparse order has reached.
+	subgraph(b *Batch, a int, running int32) int32
+	// graph adds what the layout holds of graph g besides its nodes and edge lists; rows are
+	// the bond-table rows of G's edges.
+	graph(b *Batch, g int, G *graph.Graph, rows []int32)
+	// listed reports whether the layout holds connectivity c as an edge list.
+	listed(c Connectivity) bool
+}
+
+// sparse is the edge-list layout: the graphs' product nodes one after another, padded to one
+// of a few sizes (Options.Bucket, Options.Profile).
+type sparse struct{}
+
+func (sparse) size(b *Batch, _ []Example, nodes int, edges []int, opt Options) ([]int, error) {
+	if len(opt.Profile) == len(edges) && opt.Bucket > 1 {
+		var sizes []int
+		b.Nodes, sizes = opt.Profile.level(nodes+1, edges, opt.Bucket)
+		return sizes, nil
+	}
+	b.Nodes = bucket(nodes+1, opt.Bucket)
+	sizes := make([]int, len(edges))
+	for j, n := range edges {
+		sizes[j] = bucket(n, opt.Bucket)
+	}
+	return sizes, nil
+}
+
+func (sparse) node(_ *Batch, _, at, _ int, _ int32) int      { return at }
+func (sparse) subgraph(_ *Batch, _ int, running int32) int32 { return running }
+func (sparse) graph(*Batch, int, *graph.Graph, []int32)      {}
+func (sparse) listed(Connectivity) bool                      { return true }
+
+// dense is the grid layout (Options.Dense): node (s, v) of graph g at g·m² + s·m + v, the
+// neighbour connectivities as Adjacency and BondGrid (their edge lists one padding edge each),
+// subgraph (g, s) numbered by its row of the grid, padding ones included, so that the numbers
+// stay sorted along it.
+type dense struct{}
+
+func (dense) size(b *Batch, examples []Example, _ int, edges []int, opt Options) ([]int, error) {
+	if b.K != 2 {
+		return nil, fmt.Errorf("batch: the dense layout is for pairs (s, v), not %d-tuples", b.K)
+	}
+	for _, ex := range examples {
+		b.GridSize = max(b.GridSize, ex.Graph.N())
+	}
+	b.GridSize = bucket(b.GridSize, opt.Bucket)
+	b.Nodes = b.Graphs * b.GridSize * b.GridSize
+	b.Adjacency = make([]float32, b.Nodes)
+	b.BondGrid = make([]int32, b.Nodes)
+	sizes := make([]int, len(edges))
+	for j, n := range edges {
+		sizes[j] = bucket(n, opt.Bucket)
+		if b.Connectivities[j].Kind == product.Neighbours {
+			sizes[j] = 1 // on the grid
+		}
+	}
+	return sizes, nil
+}
+
+func (dense) node(b *Batch, g, _, n int, sv int32) int {
+	m := b.GridSize
+	return g*m*m + int(sv)/n*m + int(sv)%n
+}
+
+func (dense) subgraph(b *Batch, a int, _ int32) int32 { return int32(a / b.GridSize) }
+
+// graph writes the adjacency and bonds of graph g of the batch, G, to the grid.
+func (dense) graph(b *Batch, g int, G *graph.Graph, rows []int32) {
 	m := b.GridSize
 	for i, e := range G.Edges() {
 		for _, uv := range [2][2]int{{e[0], e[1]}, {e[1], e[0]}} {
@@ -330,6 +382,8 @@ func (b *Batch) fillGrid(g int, G *graph.Graph, rows []int32) {
 		}
 	}
 }
+
+func (dense) listed(c Connectivity) bool { return c.Kind != product.Neighbours }
 
 // bondTable collects the distinct bond-feature tuples of a batch.
 type bondTable struct {
