@@ -39,12 +39,13 @@ var sections = map[string]func(root string) (string, error){
 	"molesol-sampling": samplingSection("results/reproduction/molesol-sampling", molesolSampling, 3),
 	"molesol-starts": startsSection("results/reproduction/molesol-sampling-gomlx-init", "results/reproduction/molesol-sampling",
 		map[string]string{"subgraphormer-pe_ratio-1": "results/ogbg-molesol-paper"}, molesolSampling, 3),
-	"gpu": gpuSection("results/zinc12k-gpu"),
+	"gpu":           gpuSection("results/zinc12k-gpu"),
+	"authors-model": authorsModelSection("results/pytorch-import/molesol-authors-seed0"),
 }
 
 // documents are the files with generated sections, relative to the project root; every section
 // appears in one of them.
-var documents = []string{"README.md", "docs/cli.md", "docs/design.md", "docs/smiles.md", "docs/results.md", "docs/benchmarks.md", "docs/gpu.md", "docs/reproduction.md"}
+var documents = []string{"README.md", "docs/cli.md", "docs/design.md", "docs/smiles.md", "docs/results.md", "docs/benchmarks.md", "docs/gpu.md", "docs/reproduction.md", "docs/pytorch.md"}
 
 func main() {
 	check := flag.Bool("check", false, "report whether the documents are current instead of rewriting them")
