@@ -38,3 +38,22 @@ func ExampleLiveTraining() {
 	// Output:
 	// epoch 2/40 · 6 s/epoch · ETA 3m48s · best val mae 0.99 at epoch 2 (test 0.96)
 }
+
+// What the product-graph explorer reports for subgraph 1 of caffeine under the external
+// connectivity: the nodes of the neighbouring roots' subgraphs that send messages into it.
+func ExampleCountProduct() {
+	m, err := kernelext.LoadMolecule("Cn1cnc2c1c(=O)n(C)c(=O)n2C") // caffeine, 14 heavy atoms
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	p, err := kernelext.ProductGraphs(m)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	counts, _, err := kernelext.CountProduct(p, kernelext.ProductView{Root: 1, Connectivity: "external"})
+	fmt.Printf("%+v %v\n", counts, err)
+	// Output:
+	// {Nodes:14 Edges:420 EdgesIn:42 FromInside:0 FromOutside:42 Neighbours:42} <nil>
+}

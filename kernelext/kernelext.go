@@ -1,7 +1,21 @@
 // Package kernelext displays the project's results inline in GoNB notebooks: figures (any
 // value with an SVG method, such as the figures of package plots), HTML tables of results
-// with mean ± standard deviation over seeds, and a live view of a training run that redraws
-// one output cell after each epoch.
+// with mean ± standard deviation over seeds, a live view of a training run that redraws
+// one output cell after each epoch, and interactive explorers built on GoNB's widgets.
+//
+// Each explorer is one call in a notebook cell, and draws each state of its controls with a
+// pure function of the library's objects (ProductFrame, PEFrame, SamplingFrame):
+//
+//	kernelext.Must(kernelext.ExploreProduct("zinc12k:5853"))   // a subgraph of G□G and its neighbourhood
+//	kernelext.Must(kernelext.ExplorePE("Cn1cnc2c1c(=O)n(C)c(=O)n2C")) // the product-graph PE, column by column
+//	kernelext.Must(kernelext.ExploreSampling(kernelext.ZINC5853))    // stochastic subgraph sampling
+//	summary, err := kernelext.Train(ctx, task, training.Options{Out: dir, Backend: be}) // live curves and Stop
+//
+// Where a notebook front end listens (a browser), an explorer stays live until its Done button
+// is pressed, IdleTimeout passes without a change or the kernel is interrupted, then leaves its
+// last figure in the output; where none does (nbconvert, CI; or SGFORMER_WIDGETS=static), it
+// draws its default state as a static figure. Must, Show, LoadMolecule, DataDir and Task are
+// the one-line helpers the notebooks' first cells use.
 //
 // Every function is split in two: one builds the HTML or SVG as a string, and works and is
 // tested anywhere; the other sends it to the notebook through GoNB's gonbui package, and

@@ -74,6 +74,16 @@ func (l *Live) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// ended redraws the display of a run that ended early: the progress bar's line, only as recent
+// as its last redraw, is replaced by note, and the progress line shows no time left.
+func (l *Live) ended(note string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.bar = note
+	l.epochs = 0
+	l.display()
+}
+
 // Err returns the first error met while rendering or displaying, nil if none.
 func (l *Live) Err() error {
 	l.mu.Lock()

@@ -38,3 +38,11 @@ if [ "${SGFORMER_SKIP_NOTEBOOKS:-0}" = 1 ]; then
 else
   ./scripts/notebooks.sh
 fi
+# The interactive notebooks (01-03) in a real browser: Jupyter on 127.0.0.1 and headless Chromium
+# work their widgets and check the figures and counts (scripts/browser-test.sh, a few minutes).
+# SGFORMER_SKIP_BROWSER=1 (or SGFORMER_SKIP_NOTEBOOKS=1) skips it.
+if [ "${SGFORMER_SKIP_NOTEBOOKS:-0}" = 1 ] || [ "${SGFORMER_SKIP_BROWSER:-0}" = 1 ]; then
+  echo "browser test skipped"
+else
+  ./scripts/browser-test.sh
+fi
