@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Executes the GoNB notebooks headless and checks every cell; CI runs it from scripts/test.sh.
 #
-# Usage: scripts/notebooks.sh [NOTEBOOK ...]
+# Usage: scripts/notebooks.sh [--save] [NOTEBOOK ...]
 #   without arguments: the self-test, then every notebooks/*.ipynb (not notebooks/testdata/)
 #   with arguments:    only the notebooks named, by path or by name in notebooks/ (e.g.
 #                      03-training), without the self-test
+#   --save:            also write each notebook that passed, with its outputs, over the committed
+#                      one (stamped with the digest of its cells, which internal/nbcheck's
+#                      TestNotebooksSaved checks: run it after changing a notebook's cells)
 #
 # Environment:
 #   SGFORMER_NOTEBOOKS      notebooks to run, space-separated, when no argument is given
@@ -92,6 +95,11 @@ selftest() {
 	say "self-test passed: the checker caught the panic"
 }
 
+save=0
+if [ "${1:-}" = --save ]; then
+	save=1
+	shift
+fi
 notebooks=()
 for arg in "$@" ${SGFORMER_NOTEBOOKS:-}; do
 	if [ -f "$arg" ]; then
@@ -127,6 +135,9 @@ for notebook in "${notebooks[@]}"; do
 	render "$name"
 	if ! "$nbcheck" "$out/$name.ipynb"; then
 		failed+=("$name")
+	elif [ "$save" = 1 ]; then
+		"$nbcheck" -save "$out/$name.ipynb" "$notebook"
+		say "$name: outputs saved into $notebook"
 	fi
 done
 

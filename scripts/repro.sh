@@ -10,8 +10,10 @@
 # paper's recipe of each ratio, training.RecipeAt, which starts the weights as the authors' PyTorch
 # code does) or molbace-sampling (the 20 % and 5 % cells).
 #
-# Each run is `sgformer train … --time-limit $SGFORMER_REPRO_PIECE` (default 45m: a piece starts by
-# compiling XLA's programs again, a few minutes) and then
+# Each run is `sgformer train … --time-limit $SGFORMER_REPRO_PIECE` (default 4h: a piece starts by
+# compiling XLA's programs again, a few minutes for the 3-layer models but up to half an hour for
+# the 12-layer ones of the 20 % and 5 % recipes on a busy machine — 19 programs, 1,595 s, for
+# GNN-SSWL+ at 20 % on 2026-11-25 — so pieces are long; stopping, below, ends one early) and then
 # `--resume` until its last epoch: a kill loses one piece at most, and between pieces, when no
 # process writes it, the run folder is copied to results/reproduction/TABLE/CELL/seed-N (config,
 # metrics, summary, curves and the checkpoints, which are small), from where the next session
@@ -35,7 +37,7 @@ bin="${SGFORMER_BIN:-$repo/build/repro/sgformer}"
 work="${SGFORMER_REPRO_WORK:-$repo/build/repro/work}"
 results="${SGFORMER_REPRO_RESULTS:-$repo/results/reproduction}"
 jobs="${SGFORMER_REPRO_JOBS:-2}"
-piece="${SGFORMER_REPRO_PIECE:-45m}"
+piece="${SGFORMER_REPRO_PIECE:-4h}"
 backend="${SGFORMER_BACKEND:-xla:cpu}"
 
 # runs TABLE prints "CELL SEED ARGS…" for every run of TABLE.
