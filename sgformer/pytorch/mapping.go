@@ -175,8 +175,8 @@ type Report struct {
 // maxErrors is how many mismatches Import names before it only counts the rest.
 const maxErrors = 12
 
-// unusedTable matches the tables of OGB's encoders, whose column index is the first group.
-var unusedTable = regexp.MustCompile(`\.(?:atom|bond)_embedding_list\.(\d+)\.weight$`)
+// encoderTable matches the tables of OGB's atom and bond encoders; its group is the column.
+var encoderTable = regexp.MustCompile(`\.(?:atom|bond)_embedding_list\.(\d+)\.weight$`)
 
 // Import sets the variables of the Subgraphormer built in ctx (configured by c, e.g. by
 // training.BuildModel with Config.Params) to the tensors of sd, the state_dict of the authors'
@@ -228,10 +228,11 @@ func Import(ctx *context.Context, sd *StateDict, c model.Config) (*Report, error
 		case used[key]:
 		case strings.HasSuffix(key, ".num_batches_tracked"):
 			report.Unused = append(report.Unused, key)
-		case unusedTable.MatchString(key):
+		case encoderTable.MatchString(key):
 			// A table of a feature column the data does not have (ZINC has one atom and one
-			// bond column; OGB's encoders have 9 and 3): the model never reads it.
-			prefix := key[:unusedTable.FindStringSubmatchIndex(key)[2]]
+			// bond column; OGB's encoders have 9 and 3), or a bond table their code never reads
+			// (model.AuthorsBonds): the model does not use it.
+			prefix := key[:encoderTable.FindStringSubmatchIndex(key)[2]]
 			if slices.ContainsFunc(names, func(m mapped) bool { return strings.HasPrefix(m.key, prefix) }) {
 				report.Unused = append(report.Unused, key)
 			} else {
@@ -353,7 +354,7 @@ func Export(ctx *context.Context, c model.Config) (*StateDict, error) {
 				}
 			}
 		case rows:
-			if loc := unusedTable.FindStringSubmatchIndex(m.key); loc != nil {
+			if loc := encoderTable.FindStringSubmatchIndex(m.key); loc != nil {
 				j, _ := strconv.Atoi(m.key[loc[2]:loc[3]])
 				dims := data.AtomFeatureDims
 				if strings.Contains(m.key, "bond_embedding_list") {

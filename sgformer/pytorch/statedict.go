@@ -58,15 +58,15 @@ func ReadStateDict(path string) (*StateDict, error) {
 
 // gather adds the tensors of v, a state dict, a module or a checkpoint dict, under prefix.
 func (sd *StateDict) gather(v any, prefix string) error {
-	switch x := v.(type) {
-	case *types.OrderedDict:
-		if prefix == "" {
-			for _, key := range []string{"state_dict", "model_state_dict", "model"} {
-				if inner, ok := x.Get(key); ok {
-					return sd.gather(inner, "")
-				}
+	if d, ok := v.(interface{ Get(any) (any, bool) }); ok && prefix == "" { // a checkpoint dict
+		for _, key := range []string{"state_dict", "model_state_dict", "model"} {
+			if inner, ok := d.Get(key); ok {
+				return sd.gather(inner, "")
 			}
 		}
+	}
+	switch x := v.(type) {
+	case *types.OrderedDict:
 		for e := x.List.Front(); e != nil; e = e.Next() {
 			entry := e.Value.(*types.OrderedDictEntry)
 			if err := sd.entry(entry.Key, entry.Value, prefix); err != nil {
@@ -74,13 +74,6 @@ func (sd *StateDict) gather(v any, prefix string) error {
 			}
 		}
 	case *types.Dict:
-		if prefix == "" {
-			for _, key := range []string{"state_dict", "model_state_dict", "model"} {
-				if inner, ok := x.Get(key); ok {
-					return sd.gather(inner, "")
-				}
-			}
-		}
 		for _, entry := range *x {
 			if err := sd.entry(entry.Key, entry.Value, prefix); err != nil {
 				return err
