@@ -266,18 +266,23 @@ func fromAuthors(t Tensor, m mapped) ([]float64, error) {
 	}
 	switch m.layout {
 	case transposed:
-		out := make([]float64, len(t.Values))
-		r, c := t.Shape[0], t.Shape[1]
-		for i := range r {
-			for j := range c {
-				out[j*r+i] = t.Values[i*c+j]
-			}
-		}
-		return out, nil
+		return transpose(t.Values, t.Shape[0], t.Shape[1]), nil
 	case rows:
 		return t.Values[:ours[0]*ours[1]], nil
 	}
 	return t.Values, nil
+}
+
+// transpose returns the row-major rows × cols matrix values transposed (nn.Linear's [out, in]
+// against GoMLX's [in, out]).
+func transpose(values []float64, rows, cols int) []float64 {
+	out := make([]float64, len(values))
+	for i := range rows {
+		for j := range cols {
+			out[j*rows+i] = values[i*cols+j]
+		}
+	}
+	return out
 }
 
 // authorsShape is the shape of the authors' tensor of a variable of shape ours.
@@ -346,13 +351,7 @@ func Export(ctx *context.Context, c model.Config) (*StateDict, error) {
 		t := Tensor{Shape: authorsShape(ours, m.layout), DType: "float32", Values: values}
 		switch m.layout {
 		case transposed:
-			r, c := ours[0], ours[1]
-			t.Values = make([]float64, len(values))
-			for i := range r {
-				for j := range c {
-					t.Values[j*r+i] = values[i*c+j]
-				}
-			}
+			t.Values = transpose(values, ours[0], ours[1])
 		case rows:
 			if loc := encoderTable.FindStringSubmatchIndex(m.key); loc != nil {
 				j, _ := strconv.Atoi(m.key[loc[2]:loc[3]])
