@@ -204,7 +204,7 @@ func TestPredictMolecules(t *testing.T) {
 	gzPath := filepath.Join(dir, "in.csv.gz")
 	os.WriteFile(gzPath, []byte(gz.String()), 0o644)
 	code, stdout, stderr := runCLI(t, "", "predict", "--run", run, "--input", gzPath, "--smiles-column", "mol", "--backend", "go")
-	if recs := readTable(t, stdout); code != 0 || len(recs) != 3 || !slices.Equal(recs[0], []string{"mol", "logS", "error"}) || recs[2][1] != strconv.FormatFloat(single["c1ccccc1O"], 'g', -1, 64) {
+	if recs := readTable(t, stdout); code != 0 || len(recs) != 3 || !slices.Equal(recs[0], []string{"mol", "pred_logS", "error"}) || recs[2][1] != strconv.FormatFloat(single["c1ccccc1O"], 'g', -1, 64) {
 		t.Errorf("gzipped input: exit %d, %q, %s", code, stdout, stderr)
 	}
 

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/sgformer/sgformer/data"
 	"github.com/sgformer/sgformer/internal/atomicfile"
@@ -28,8 +29,9 @@ Predicts the targets of graphs with the best epoch of a trained run, determinist
   --smiles SMILES   one molecule: the same, for a run trained on OGB-featurised molecules
                     (ogbg-mol*, peptides-*, csv:FILE)
   --input FILE.csv  a table of molecules (plain or gzipped CSV with a header; - for standard input):
-                    writes every row with its columns kept, one column per task (named by the
-                    dataset's tasks where it names them, else pred_0, pred_1, ...) and an error
+                    writes every row with its columns kept, one column per task (pred_ and the
+                    dataset's task name where it names them, as an identifier, else pred_0,
+                    pred_1, ...) and an error
                     column, as CSV or as JSON lines (one object per row: the row's fields, the
                     predictions as numbers, "error"), to --output (written to a temporary file and
                     renamed into place) or standard output. A row whose SMILES does not parse keeps
@@ -134,9 +136,9 @@ func tableFormat(format, output string) (string, error) {
 	return "", usagef("--format %q: want csv or jsonl", format)
 }
 
-// predictionColumns names the prediction columns of a table: the run's task names, else
-// pred_0, pred_1, ...; and the error column. A name the input already has gets a "pred_"
-// prefix until it is new.
+// predictionColumns names the prediction columns of a table: "pred_" and the run's task name
+// as an identifier (columnName), else pred_0, pred_1, ...; and the error column. A name the
+// input already has gets a further "pred_" prefix until it is new.
 func predictionColumns(header, names []string, tasks int) (preds []string, errCol string) {
 	taken := map[string]bool{}
 	for _, h := range header {
@@ -151,12 +153,33 @@ func predictionColumns(header, names []string, tasks int) (preds []string, errCo
 	}
 	for t := range tasks {
 		name := "pred_" + strconv.Itoa(t)
-		if len(names) == tasks {
-			name = names[t]
+		if len(names) == tasks && columnName(names[t]) != "" {
+			name = "pred_" + columnName(names[t])
 		}
 		preds = append(preds, fresh(name))
 	}
 	return preds, fresh("error")
+}
+
+// columnName is a task's name as an identifier that a data frame, SQL or a shell takes without
+// quoting: each run of characters other than letters, digits and '_' becomes one '_', and
+// the ends are trimmed of '_' (OGB's "measured log solubility in mols per litre" is
+// measured_log_solubility_in_mols_per_litre; "logS" stays logS).
+func columnName(task string) string {
+	var b strings.Builder
+	gap := false
+	for _, r := range task {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' {
+			if gap && b.Len() > 0 {
+				b.WriteByte('_')
+			}
+			gap = false
+			b.WriteRune(r)
+		} else {
+			gap = true
+		}
+	}
+	return strings.Trim(b.String(), "_")
 }
 
 // tableWriter writes the rows of predict --input as CSV or JSON lines.
