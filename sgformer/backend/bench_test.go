@@ -1,0 +1,34 @@
+package backend
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // GoMLX's convention
+	"github.com/gomlx/gomlx/pkg/core/shapes"
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+)
+
+// BenchmarkMatMul is the backend's practical float32 peak ($GOMLX_BACKEND, else the default):
+// the product of two n × n matrices, 2n³ floating-point operations, reported in GFLOP/s, the
+// yardstick for the FLOP rate of a model's step (scripts/bench-backends.sh).
+func BenchmarkMatMul(b *testing.B) {
+	be, err := New("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{512, 2048} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			exec := MustNewExec(be, func(x, y *Node) *Node { return Dot(x, y) })
+			x := tensors.FromShape(shapes.Make(dtypes.Float32, n, n))
+			y := tensors.FromShape(shapes.Make(dtypes.Float32, n, n))
+			exec.MustExec(x, y)[0].MustFinalizeAll() // compiles
+			b.ResetTimer()
+			for range b.N {
+				exec.MustExec(x, y)[0].MustFinalizeAll()
+			}
+			b.ReportMetric(2*float64(n)*float64(n)*float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
+	}
+}
