@@ -3,7 +3,8 @@
 //
 //   - Matrix-product gradients: GoMLX builds the gradients of Dot and DotGeneral as a broadcast
 //     product and a sum, materialising an [N, out, in] tensor (620 M floats for one Dense layer
-//     on a ZINC batch). New registers DotGeneral-based gradients instead (fastgrad.go).
+//     on a ZINC batch). New registers DotGeneral-based gradients instead (fastgrad.go;
+//     BenchmarkDotGradient compares the two).
 //   - The pure-Go backend's worker pool can deadlock when every worker waits on a DotGeneral;
 //     unbounded parallelism cannot. The pure-Go backend therefore defaults to
 //     "go:parallelism=-1,dotgeneral_large", the configuration measured fastest. (Setting the

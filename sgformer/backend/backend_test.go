@@ -1,6 +1,7 @@
 package backend
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -118,11 +119,6 @@ func TestFastDotGeneralGradients(t *testing.T) {
 	}
 }
 
-var defaultDotGeneralVJP = func() VJP {
-	// GoMLX's own gradient, for comparison: registration happens in New, after package init.
-	return VJPRegistration[NodeTypeDotGeneral]
-}()
-
 func TestFastDotGradient(t *testing.T) {
 	b := goBackend(t)
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -157,6 +153,14 @@ func TestDotGeneralAxesLayout(t *testing.T) {
 	if lc[0] != 2 || lb[0] != 0 || rc[0] != 0 || rb[0] != 1 || len(lc)+len(lb)+len(rc)+len(rb) != 4 {
 		t.Fatalf("axes read as %v %v %v %v", lc, lb, rc, rb)
 	}
+	// A node without those fields (as a DotGeneral would be after a change of layout) is
+	// refused with a message that says what to update.
+	defer func() {
+		if msg := fmt.Sprint(recover()); !strings.Contains(msg, "update dotGeneralAxes for this GoMLX") {
+			t.Errorf("reading the axes of a parameter: %q, want the layout message", msg)
+		}
+	}()
+	dotGeneralAxes(l)
 }
 
 func TestNewErrors(t *testing.T) {
