@@ -28,6 +28,10 @@ type series struct {
 // one point per record (records with a non-finite value are left out), the latest point
 // marked and its value in the legend, the best epoch (named by the last record) dashed. A panel's vertical axis is logarithmic when its values
 // are positive and span more than a decade. It never fails.
+//
+// It is not plots.Curves, the figure of a finished run, for two reasons of a live one: a run that
+// diverges (a NaN loss) is still drawn, where plots.Curves refuses non-finite records, and it is
+// some fifty times cheaper to redraw after every epoch (hand-written SVG, no plotting library).
 func PolylineCurves(records []training.Record, metric string) (SVGer, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="11">`,
