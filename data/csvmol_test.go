@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/sgformer/sgformer/data"
-	"github.com/sgformer/sgformer/data/smiles"
 	"github.com/sgformer/sgformer/internal/csvfile"
 	"github.com/sgformer/sgformer/internal/shareddata"
 )
@@ -33,7 +32,7 @@ func TestMoleculeCSV(t *testing.T) {
 	if ds.Labels[2] != -2.21 || ds.Labels[3] != 0 || !math.IsNaN(ds.Labels[8]) || ds.Labels[9] != 0 {
 		t.Errorf("labels %v", ds.Labels[:10])
 	}
-	want, err := smiles.OGBGraph("Cc1ccccc1")
+	want, err := data.MoleculeGraph("Cc1ccccc1")
 	if err != nil {
 		t.Fatal(err)
 	}

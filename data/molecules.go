@@ -15,6 +15,40 @@ import (
 // ErrNoAtoms reports an empty SMILES: a molecule without atoms is no graph to learn from.
 var ErrNoAtoms = errors.New("an empty SMILES (no atoms)")
 
+// MoleculeGraph reads a SMILES and returns its graph as OGB's smiles2graph featurises it
+// (smiles.OGBGraph: 9 atom and 3 bond features, each bond once, in RDKit's order). Errors are
+// *smiles.Error values.
+func MoleculeGraph(s string) (*graph.Graph, error) {
+	g, err := smiles.OGBGraph(s)
+	if err != nil {
+		return nil, err
+	}
+	return OGBGraph(g)
+}
+
+// OGBGraph is a featurised molecule of package smiles as a graph.
+func OGBGraph(m *smiles.Graph) (*graph.Graph, error) {
+	edges := make([]graph.Edge, len(m.Bonds))
+	for i, b := range m.Bonds {
+		edges[i] = graph.Edge{b[0], b[1]}
+	}
+	atoms := make([]int32, 0, len(m.AtomFeatures)*smiles.NumAtomFeatures)
+	for _, f := range m.AtomFeatures {
+		atoms = append(atoms, f[:]...)
+	}
+	bonds := make([]int32, 0, len(m.BondFeatures)*smiles.NumBondFeatures)
+	for _, f := range m.BondFeatures {
+		bonds = append(bonds, f[:]...)
+	}
+	g, err := graph.New(len(m.AtomFeatures), edges,
+		graph.Features{Width: smiles.NumAtomFeatures, Ints: atoms},
+		graph.Features{Width: smiles.NumBondFeatures, Ints: bonds})
+	if err != nil {
+		return nil, fmt.Errorf("smiles: building the graph: %w", err)
+	}
+	return g, nil
+}
+
 // MoleculeGraphs featurises SMILES strings as OGB's smiles2graph does (smiles.OGBGraph: 9 atom
 // and 3 bond features, each bond once, in RDKit's order), in parallel on workers goroutines
 // (GOMAXPROCS when workers ≤ 0). It returns one graph per string, and where a string was refused,
@@ -25,7 +59,7 @@ func MoleculeGraphs(ss []string, workers int) (graphs []*graph.Graph, errs []err
 	graphs = make([]*graph.Graph, len(ss))
 	all := make([]error, len(ss))
 	parallel.For(len(ss), workers, func(i int) {
-		g, err := smiles.OGBGraph(ss[i])
+		g, err := MoleculeGraph(ss[i])
 		if err == nil && g.N() == 0 {
 			err = ErrNoAtoms
 		}

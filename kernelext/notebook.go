@@ -144,7 +144,7 @@ func LoadMolecule(spec string) (*Molecule, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kernelext: %q is neither DATASET:INDEX nor a SMILES that parses: %w", spec, err)
 	}
-	g, err := mol.OGBGraph()
+	g, err := data.OGBGraph(mol.OGBGraph())
 	if err != nil {
 		return nil, fmt.Errorf("kernelext: featurising %q: %w", spec, err)
 	}

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sgformer/sgformer/data/smiles"
+	"github.com/sgformer/sgformer/data"
 	"github.com/sgformer/sgformer/internal/csvfile"
 	"github.com/sgformer/sgformer/internal/shareddata"
 	"github.com/sgformer/sgformer/sgformer/graph"
@@ -35,7 +35,7 @@ func TestMoleculeCommand(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", s, code, stderr)
 		}
-		want, err := smiles.OGBGraph(s)
+		want, err := data.MoleculeGraph(s)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -22,11 +22,8 @@ func Example() {
 	fmt.Println(a.OGBFeatures(), atoms[5].OGBFeatures())
 	fmt.Println(bonds[3].Begin, bonds[3].End, bonds[3].OGBFeatures()) // C=O: double, no stereo, conjugated
 
-	g, err := mol.OGBGraph()
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println(g.N(), "nodes,", g.NumEdges(), "edges,", g.NodeFeatures.Width, "atom features")
+	g := mol.OGBGraph()
+	fmt.Println(len(g.AtomFeatures), "nodes,", len(g.Bonds), "edges,", g.Bonds[3], g.BondFeatures[3])
 
 	key, _ := mol.ScaffoldKey()
 	fmt.Printf("scaffold %q\n", key) // no ring: the empty scaffold
@@ -39,7 +36,7 @@ func Example() {
 	// CHI_TETRAHEDRAL_CCW SP3 1 H
 	// [5 2 4 5 1 0 2 0 0] [7 0 2 5 1 0 1 0 0]
 	// 3 4 [1 0 1]
-	// 6 nodes, 5 edges, 9 atom features
+	// 6 nodes, 5 edges, [3 4] [1 0 1]
 	// scaffold ""
 	// true syntax error 4 smiles: syntax error at byte 4: unmatched '('
 }

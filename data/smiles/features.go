@@ -1,11 +1,5 @@
 package smiles
 
-import (
-	"fmt"
-
-	"github.com/sgformer/sgformer/sgformer/graph"
-)
-
 // OGB's featurisation (ogb/utils/features.py, atom_to_feature_vector and
 // bond_to_feature_vector): each feature is the index of the RDKit value in OGB's list of
 // possible values, the last index ("misc") for any value not in the list.
@@ -87,38 +81,40 @@ func (b Bond) OGBFeatures() [NumBondFeatures]int32 {
 	return [NumBondFeatures]int32{typ, int32(b.Stereo), boolIndex(b.Conjugated)}
 }
 
-// OGBGraph returns the molecule as OGB's smiles2graph featurises it: one node per atom with
-// the 9 atom features, and each bond once as the edge [begin, end] with the 3 bond features,
-// in RDKit's bond order. A molecule without bonds is a graph without edges.
-func (mol *Molecule) OGBGraph() (*graph.Graph, error) {
+// Graph is a molecule as OGB's smiles2graph featurises it (ogb/utils/mol.py), each bond
+// listed once where smiles2graph lists it in both directions: one row of NumAtomFeatures
+// features per atom, in the molecule's atom order, and per bond its two atoms and its
+// NumBondFeatures features, in RDKit's bond order. A molecule without bonds has no Bonds.
+type Graph struct {
+	AtomFeatures [][NumAtomFeatures]int32
+	Bonds        [][2]int // the atoms of each bond: begin, end
+	BondFeatures [][NumBondFeatures]int32
+}
+
+// OGBGraph returns the molecule as OGB's smiles2graph featurises it.
+func (mol *Molecule) OGBGraph() *Graph {
 	atoms, bonds := mol.Atoms(), mol.Bonds()
-	nodes := make([]int32, 0, len(atoms)*NumAtomFeatures)
-	for _, a := range atoms {
-		f := a.OGBFeatures()
-		nodes = append(nodes, f[:]...)
+	g := &Graph{
+		AtomFeatures: make([][NumAtomFeatures]int32, len(atoms)),
+		Bonds:        make([][2]int, len(bonds)),
+		BondFeatures: make([][NumBondFeatures]int32, len(bonds)),
 	}
-	edges := make([]graph.Edge, len(bonds))
-	feats := make([]int32, 0, len(bonds)*NumBondFeatures)
+	for i, a := range atoms {
+		g.AtomFeatures[i] = a.OGBFeatures()
+	}
 	for i, b := range bonds {
-		edges[i] = graph.Edge{b.Begin, b.End}
-		f := b.OGBFeatures()
-		feats = append(feats, f[:]...)
+		g.Bonds[i] = [2]int{b.Begin, b.End}
+		g.BondFeatures[i] = b.OGBFeatures()
 	}
-	g, err := graph.New(len(atoms), edges,
-		graph.Features{Width: NumAtomFeatures, Ints: nodes},
-		graph.Features{Width: NumBondFeatures, Ints: feats})
-	if err != nil {
-		return nil, fmt.Errorf("smiles: building the graph: %w", err)
-	}
-	return g, nil
+	return g
 }
 
 // OGBGraph reads a SMILES and returns OGB's featurised graph of it (see Parse and
 // Molecule.OGBGraph).
-func OGBGraph(s string) (*graph.Graph, error) {
+func OGBGraph(s string) (*Graph, error) {
 	mol, err := Parse(s)
 	if err != nil {
 		return nil, err
 	}
-	return mol.OGBGraph()
+	return mol.OGBGraph(), nil
 }

@@ -54,7 +54,8 @@ func FuzzParse(f *testing.F) {
 }
 
 // FuzzOGBGraph featurises arbitrary text: an error must be an *Error, and a graph must have
-// every feature inside OGB's vocabularies, one node per atom and one edge per bond; the
+// every feature inside OGB's vocabularies, one node per atom and one edge per bond, each
+// between two atoms of the molecule and no two between the same atoms; the
 // scaffold key must not fail on a molecule that parses.
 func FuzzOGBGraph(f *testing.F) {
 	addSeeds(f)
@@ -68,17 +69,27 @@ func FuzzOGBGraph(f *testing.F) {
 		if err != nil {
 			t.Fatalf("%q: OGBGraph succeeds, Parse fails: %v", s, err)
 		}
-		if g.N() != mol.NumAtoms() || g.NumEdges() != mol.NumBonds() {
-			t.Fatalf("%q: graph %d nodes %d edges, molecule %d atoms %d bonds", s, g.N(), g.NumEdges(), mol.NumAtoms(), mol.NumBonds())
+		n := mol.NumAtoms()
+		if len(g.AtomFeatures) != n || len(g.Bonds) != mol.NumBonds() || len(g.BondFeatures) != len(g.Bonds) {
+			t.Fatalf("%q: graph %d atoms %d bonds %d bond rows, molecule %d atoms %d bonds", s, len(g.AtomFeatures), len(g.Bonds), len(g.BondFeatures), n, mol.NumBonds())
 		}
-		for i, v := range g.NodeFeatures.Ints {
-			if d := smiles.AtomFeatureDims[i%smiles.NumAtomFeatures]; v < 0 || int(v) >= d {
-				t.Fatalf("%q: atom feature %d = %d outside [0,%d)", s, i%smiles.NumAtomFeatures, v, d)
+		for i, row := range g.AtomFeatures {
+			for j, v := range row {
+				if v < 0 || int(v) >= smiles.AtomFeatureDims[j] {
+					t.Fatalf("%q: atom %d feature %d = %d outside [0,%d)", s, i, j, v, smiles.AtomFeatureDims[j])
+				}
 			}
 		}
-		for i, v := range g.EdgeFeatures.Ints {
-			if d := smiles.BondFeatureDims[i%smiles.NumBondFeatures]; v < 0 || int(v) >= d {
-				t.Fatalf("%q: bond feature %d = %d outside [0,%d)", s, i%smiles.NumBondFeatures, v, d)
+		pairs := map[[2]int]bool{}
+		for i, b := range g.Bonds {
+			if b[0] < 0 || b[0] >= n || b[1] < 0 || b[1] >= n || b[0] == b[1] || pairs[b] || pairs[[2]int{b[1], b[0]}] {
+				t.Fatalf("%q: bond %d %v: outside the molecule, a loop or a repeat", s, i, b)
+			}
+			pairs[b] = true
+			for j, v := range g.BondFeatures[i] {
+				if v < 0 || int(v) >= smiles.BondFeatureDims[j] {
+					t.Fatalf("%q: bond %d feature %d = %d outside [0,%d)", s, i, j, v, smiles.BondFeatureDims[j])
+				}
 			}
 		}
 		if _, err := mol.ScaffoldKey(); err != nil {

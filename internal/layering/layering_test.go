@@ -1,6 +1,7 @@
 // Package layering holds the test that the library's packages import one another in one
 // direction: graph → product → pe → preprocess → batch → model → training → pytorch → ablation (the
-// README's order), each only from those before it.
+// README's order), each only from those before it; and that data/smiles imports only the
+// standard library.
 package layering
 
 import (
@@ -47,6 +48,30 @@ func TestLayering(t *testing.T) {
 				if j := slices.Index(layers, dep); j >= i {
 					t.Errorf("%s imports %s: a package may import only the layers before it (%s)", file, path, strings.Join(layers[:i], ", "))
 				}
+			}
+		}
+	}
+}
+
+// TestSMILESStandsAlone checks that data/smiles imports nothing but Go's standard library, so
+// that it can be used without the rest of this module (its README says so).
+func TestSMILESStandsAlone(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "data", "smiles", "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("data/smiles: no files (%v)", err)
+	}
+	for _, file := range files {
+		if strings.HasSuffix(file, "_test.go") {
+			continue // its oracle tests find the shared datasets with internal/shareddata
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			if first, _, _ := strings.Cut(path, "/"); strings.Contains(first, ".") {
+				t.Errorf("%s imports %s: data/smiles imports only the standard library", file, path)
 			}
 		}
 	}
