@@ -47,8 +47,9 @@ var ginCells = map[string]bool{"zinc12k": true, "ogbg-molhiv": true, "ogbg-molba
 // takes (scripts/bench-recipes.sh, rendered into docs/reproduction.md): steps/epoch training
 // steps of recipe_batch graphs, and batches/epoch inference batches (validation and test, times
 // the evaluation draws when sampling), where a step of graphs/batch graphs was measured.
-// Under DATASET/ratio=R, "recipe" is the recipe (Subgraphormer + PE) and "gin" GIN with it,
-// for the datasets with a GIN cell (ginCells), at the dataset's first recipe.
+// Under DATASET/ratio=R, "recipe" is the recipe (Subgraphormer + PE) and "gin" GIN with it on
+// the whole graphs (GIN samples no subgraphs), for the datasets with a GIN cell (ginCells), at
+// the dataset's first recipe.
 func BenchmarkRecipeStep(b *testing.B) {
 	be, err := backend.New("")
 	if err != nil {
@@ -71,7 +72,7 @@ func BenchmarkRecipeStep(b *testing.B) {
 				b.Run(v, func(b *testing.B) {
 					params := r.Params
 					if v == "gin" {
-						params = with(params, map[string]any{model.ParamModel: model.GIN, model.ParamPEK: 0})
+						params = with(params, map[string]any{model.ParamModel: model.GIN, model.ParamPEK: 0, ParamSamplingRatio: 1.0})
 					}
 					benchRecipe(b, be, ds, sizes, r.Dataset, params)
 				})
