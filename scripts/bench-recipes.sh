@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The epoch times behind docs/reproduction.md's plan: BenchmarkRecipeStep (sgformer/training)
-# times one training step and one inference batch of each of the paper's recipes, and GIN with
-# the first recipe of the datasets with a GIN cell, on real molecules from the shared data, on
-# XLA's CPU backend; one process per dataset (its peak RSS after it), niced, each step timed
-# BENCHTIME times after a first one that compiles. Writes OUT (default
+# times one training step and one inference batch of each of the paper's recipes, and of GIN and
+# GNN-SSWL+ with the first recipe of the datasets whose tables have them, on real molecules from
+# the shared data, on XLA's CPU backend; one process per dataset (its peak RSS after it), niced,
+# each step timed BENCHTIME times after a first one that compiles. Writes OUT (default
 # results/benchmarks/recipes.txt) with a header (date, machine, load, commit, backend, the
 # shared data's folders: a recipe whose dataset is missing is measured on a stand-in's molecules,
 # see standIns), from which internal/cmd/readme estimates each cell's epoch and CPU hours.

@@ -60,7 +60,8 @@ func baselineChanges(name string) map[string]any {
 // pass that compile the programs (compile_s, not in ns/op). The metrics give what an epoch
 // takes (scripts/bench-recipes.sh, rendered into docs/reproduction.md): steps/epoch training
 // steps of recipe_batch graphs, and batches/epoch inference batches (validation and test, times
-// the evaluation draws when sampling), where a step of graphs/batch graphs was measured.
+// the evaluation draws when sampling; test_batches of them the test set's), where a step of
+// graphs/batch graphs was measured.
 // Under DATASET/ratio=R, "recipe" is the recipe (Subgraphormer + PE), and at the dataset's
 // first recipe also its baselines (baselines: "gin", "sswl+") with it.
 func BenchmarkRecipeStep(b *testing.B) {
@@ -220,6 +221,7 @@ func benchRecipe(b *testing.B, be backends.Backend, ds *data.Dataset, sizes [3]i
 		}
 		report(b, inferCompile)
 		b.ReportMetric(float64(draws*(ceil(sizes[1], cfg.BatchSize)+ceil(sizes[2], cfg.BatchSize))), "batches/epoch")
+		b.ReportMetric(float64(draws*ceil(sizes[2], cfg.BatchSize)), "test_batches")
 	})
 	finalize(inputs)
 	finalize(labels)
