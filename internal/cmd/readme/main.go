@@ -39,8 +39,17 @@ var sections = map[string]func(root string) (string, error){
 	"molesol-sampling": samplingSection("results/reproduction/molesol-sampling", molesolSampling, 3),
 	"molesol-starts": startsSection("results/reproduction/molesol-sampling-gomlx-init", "results/reproduction/molesol-sampling",
 		map[string]string{"subgraphormer-pe_ratio-1": "results/ogbg-molesol-paper"}, molesolSampling, 3),
-	"gpu":           gpuSection("results/zinc12k-gpu"),
-	"authors-model": authorsModelSection("results/pytorch-import/molesol-authors-seed0"),
+	"paper-zinc": paperSection(zincTable, otherRun{"results/zinc12k-cpu", cellOf(zincTable, "zinc12k", subgraphormerPE, 1)}),
+	"paper-ogb": paperSection(ogbTable, otherRun{"results/ogbg-molesol-paper", cellOf(ogbTable, molesol, subgraphormerPE, 1)},
+		otherRun{"results/ogbg-molbace", cellOf(ogbTable, molbace, subgraphormerPE, 1)}),
+	"paper-pe-ablation":      paperSection(peAblationTable),
+	"paper-peptides":         paperSection(peptidesTable),
+	"paper-alchemy":          paperSection(alchemyTable),
+	"paper-zinc-sampling":    paperSection(zincSamplingTable),
+	"paper-molbace-sampling": paperSection(molbaceSamplingTable),
+	"paper-concat":           paperSection(concatTable),
+	"gpu":                    gpuSection("results/zinc12k-gpu"),
+	"authors-model":          authorsModelSection("results/pytorch-import/molesol-authors-seed0"),
 }
 
 // documents are the files with generated sections, relative to the project root; every section
