@@ -48,6 +48,9 @@ var sections = map[string]func(root string) (string, error){
 	"paper-zinc-sampling":    paperSection(zincSamplingTable),
 	"paper-molbace-sampling": paperSection(molbaceSamplingTable),
 	"paper-concat":           paperSection(concatTable),
+	"estimates":              estimatesSection,
+	"paper-run-time-zinc":    runTimeSection(runTimeZINCTable),
+	"paper-run-time-molhiv":  runTimeSection(runTimeMolhivTable),
 	"gpu":                    gpuSection("results/zinc12k-gpu"),
 	"authors-model":          authorsModelSection("results/pytorch-import/molesol-authors-seed0"),
 }

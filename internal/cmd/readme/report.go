@@ -1,0 +1,664 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gomlx/gomlx/pkg/ml/context"
+
+	"github.com/sgformer/sgformer/data"
+	"github.com/sgformer/sgformer/sgformer/ablation"
+	"github.com/sgformer/sgformer/sgformer/backend"
+	"github.com/sgformer/sgformer/sgformer/model"
+	"github.com/sgformer/sgformer/sgformer/training"
+)
+
+// The sections of docs/reproduction.md, one per table of the paper: each cell the paper's value,
+// ours where runs of its recipe exist under results/, and a status; where none exist, what the
+// runs would take, estimated from results/benchmarks/recipes.txt.
+
+const (
+	// recipeBenchFile is what scripts/bench-recipes.sh measured: a training step and an
+	// inference batch of each recipe.
+	recipeBenchFile = "results/benchmarks/recipes.txt"
+	// reportSeeds is the seeds a cell takes, as scripts/repro.sh runs them.
+	reportSeeds = 3
+	// gpuHours is the CPU time above which a cell's seeds are left to a GPU: two days of the
+	// machine's two cores.
+	gpuHours = 48.0
+)
+
+// runFolder is where the runs of dataset's cells go under results/: scripts/repro.sh's tables
+// for ogbg-molesol and ogbg-molbace, else the dataset's name.
+func runFolder(dataset string) string {
+	switch dataset {
+	case molesol:
+		return "results/reproduction/molesol-sampling"
+	case molbace:
+		return "results/reproduction/molbace-sampling"
+	}
+	return "results/reproduction/" + dataset
+}
+
+// cellParams returns the hyperparameters of a cell: its dataset's recipe at its ratio
+// (training.RecipeAt), changed for its row (variant.changes), and whether the paper published
+// that recipe.
+func cellParams(c paperCell) (map[string]any, bool, error) {
+	params, published := training.RecipeAt(c.dataset, c.ratio)
+	if params == nil {
+		return nil, false, fmt.Errorf("no recipe for %s", c.dataset)
+	}
+	for k, v := range c.changes {
+		if k == training.ParamSamplingRatio && c.ratio < 1 {
+			continue
+		}
+		params[k] = v
+	}
+	return params, published, nil
+}
+
+// cellConfig returns the configuration of a cell's runs.
+func cellConfig(c paperCell) (training.Config, map[string]any, error) {
+	params, _, err := cellParams(c)
+	if err != nil {
+		return training.Config{}, nil, err
+	}
+	ctx := context.New()
+	training.Defaults(ctx)
+	ctx.SetParams(params)
+	cfg, err := training.ReadConfig(ctx)
+	if err != nil {
+		return cfg, nil, fmt.Errorf("%s at %g: %w", c.dataset, c.ratio, err)
+	}
+	full := map[string]any{}
+	for _, p := range training.AllParams() {
+		full[p.Name], _ = ctx.GetParam(p.Name)
+	}
+	return cfg, full, nil
+}
+
+// configDiff lists the hyperparameters in which a run's configuration (its config.json) differs
+// from want, the cell's (cellConfig), as "name value (recipe: value)"; the seed and the epochs
+// are the run's own. A parameter a run does not record (it predates it) has its default.
+func configDiff(run, want map[string]any) []string {
+	var diffs []string
+	for _, p := range training.AllParams() {
+		if p.Name == training.ParamSeed || p.Name == training.ParamEpochs {
+			continue
+		}
+		got, ok := run[p.Name]
+		if !ok {
+			got = p.Default
+		}
+		if !sameValue(got, want[p.Name]) {
+			diffs = append(diffs, fmt.Sprintf("%s %v (recipe: %v)", p.Name, got, want[p.Name]))
+		}
+	}
+	return diffs
+}
+
+// sameValue compares a value read from JSON with a parameter's, numbers as numbers.
+func sameValue(a, b any) bool {
+	num := func(v any) (float64, bool) {
+		switch x := v.(type) {
+		case int:
+			return float64(x), true
+		case float64:
+			return x, true
+		}
+		return 0, false
+	}
+	x, okx := num(a)
+	y, oky := num(b)
+	if okx && oky {
+		return x == y
+	}
+	return a == b
+}
+
+// decimals is the number of decimals the paper writes a value with.
+func decimals(s string) int {
+	if _, frac, ok := strings.Cut(s, "."); ok {
+		return len(frac)
+	}
+	return 0
+}
+
+// metricScale is the factor from our metric to the paper's: its ROC-AUC is in percent.
+func metricScale(cfg training.Config) float64 {
+	if cfg.Metric.Name == "rocauc" {
+		return 100
+	}
+	return 1
+}
+
+// outcome is what a cell's row says of ours.
+type outcome struct {
+	ours, seeds, epochs, status, hours string
+}
+
+// runsOutcome is the outcome of a cell's runs (at least one): ours, mean ± std of the test
+// metric at the best validation epoch times scale with digits decimals; the seeds and epochs;
+// the status; and the CPU hours of seeds seeds from the runs' median epoch.
+func runsOutcome(c paperCell, runs []seedRun, seeds int, scale float64, digits int) outcome {
+	var tests, secs []float64
+	var seedNames, epochs []string
+	done := 0
+	for _, r := range runs {
+		tests = append(tests, scale*r.summary.TestAtBest)
+		secs = append(secs, r.epochSecs)
+		seedNames = append(seedNames, fmt.Sprint(r.summary.Seed))
+		epochs = append(epochs, fmt.Sprint(r.summary.Epochs))
+		if r.summary.Epochs >= r.want {
+			done++
+		}
+	}
+	st := ablation.NewStat(tests)
+	mean, std := st.Mean, st.Std
+	ours := fmt.Sprintf("%.*f ± %.*f", digits, mean, digits, std)
+	if len(runs) == 1 {
+		ours = fmt.Sprintf("%.*f", digits, mean)
+	}
+	var status string
+	switch {
+	case done < seeds:
+		status = fmt.Sprintf("partial: %d of %d seeds finished", done, seeds)
+	case mean-std <= c.mean+c.std && c.mean-c.std <= mean+std:
+		status = "reproduced"
+	default:
+		status = fmt.Sprintf("differs: %+.1f paper std", (mean-c.mean)/c.std)
+	}
+	slices.Sort(secs)
+	hours := secs[len(secs)/2] * float64(runs[0].want) * float64(seeds) / 3600
+	return outcome{ours: ours, seeds: strings.Join(seedNames, ", "), epochs: fmt.Sprintf("%s of %d", strings.Join(epochs, ", "), runs[0].want),
+		status: status, hours: fmt.Sprintf("%.1f", hours)}
+}
+
+// recipeBench is results/benchmarks/recipes.txt read: its header lines, the shared data's
+// folders when it ran, and the lines by name ("DATASET/ratio=R/VARIANT/PHASE").
+type recipeBench struct {
+	header []string
+	shared map[string]bool
+	lines  map[string]benchResult
+	rss    map[string]string // a dataset's process's peak RSS line
+	failed map[string]string // a dataset's process's exit status, where it failed
+}
+
+// readRecipeBench reads the file scripts/bench-recipes.sh writes.
+func readRecipeBench(path string) (*recipeBench, error) {
+	b := &recipeBench{shared: map[string]bool{}, lines: map[string]benchResult{}, rss: map[string]string{}, failed: map[string]string{}}
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return b, nil // nothing measured: every estimate "not measured"
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	dataset := ""
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "# shared data:"):
+			for _, d := range strings.Fields(strings.TrimPrefix(line, "# shared data:")) {
+				b.shared[d] = true
+			}
+			b.header = append(b.header, strings.TrimPrefix(line, "# "))
+		case strings.HasPrefix(line, "# "):
+			b.header = append(b.header, strings.TrimPrefix(line, "# "))
+		case strings.HasPrefix(line, "== "):
+			dataset = strings.TrimPrefix(line, "== ")
+		case strings.HasPrefix(line, "peak RSS"):
+			b.rss[dataset] = line
+		case strings.HasPrefix(line, "exit status"):
+			b.failed[dataset] = line
+		default:
+			if r, ok := parseBench(line); ok {
+				if name, ok := strings.CutPrefix(r.name, "RecipeStep/"); ok {
+					b.lines[name] = r
+				}
+			}
+		}
+	}
+	return b, sc.Err()
+}
+
+// estimate is a cell's epoch as measured by BenchmarkRecipeStep: seconds of its training
+// steps, of its evaluation (validation and test), and of inference on the test set alone.
+type estimate struct {
+	train, eval, test float64
+}
+
+// epoch is the estimated seconds of a whole epoch.
+func (e estimate) epoch() float64 { return e.train + e.eval }
+
+// estimate returns the estimated epoch of a cell: the benchmark of its recipe (the rows on
+// product graphs but GNN-SSWL+ where it is measured apart share the recipe's) or of its baseline
+// at the dataset's first recipe; a step measured on fewer graphs than the recipe's batch is
+// scaled linearly.
+func (b *recipeBench) estimate(c paperCell) (estimate, bool) {
+	key := benchKey(c)
+	tr, ok1 := b.lines[key+"train"]
+	in, ok2 := b.lines[key+"inference"]
+	if !ok1 && c.bench != "recipe" { // a baseline not measured apart: the recipe's
+		c.bench = "recipe"
+		return b.estimate(c)
+	}
+	if !ok1 || !ok2 {
+		return estimate{}, false
+	}
+	scale := tr.metrics["recipe_batch"] / tr.metrics["graphs/batch"]
+	return estimate{
+		train: stepSeconds(tr) * scale * tr.metrics["steps/epoch"],
+		eval:  stepSeconds(in) * scale * in.metrics["batches/epoch"],
+		test:  stepSeconds(in) * scale * in.metrics["test_batches"],
+	}, true
+}
+
+// benchKey is the prefix of the names of a cell's lines in BenchmarkRecipeStep's output: its
+// recipe's, or its baseline's at the dataset's first recipe.
+func benchKey(c paperCell) string {
+	ratio := c.ratio
+	if c.bench != "recipe" {
+		ratio = firstRatio(c.dataset)
+	}
+	return fmt.Sprintf("%s/ratio=%g/%s/", c.dataset, ratio, c.bench)
+}
+
+// stepSeconds is the CPU time of a measured step (cpu_s/op, all threads), or its wall time
+// where the benchmark did not measure it.
+func stepSeconds(r benchResult) float64 {
+	if cpu, ok := r.metrics["cpu_s/op"]; ok {
+		return cpu
+	}
+	return r.seconds
+}
+
+// firstRatio is the sampling ratio of dataset's first recipe, the one its baselines take.
+func firstRatio(dataset string) float64 {
+	for _, r := range training.Recipes {
+		if r.Dataset == dataset {
+			return r.Ratio
+		}
+	}
+	return 1
+}
+
+// missingData says why dataset cannot be trained on here, "" when it can: no reader, or its
+// folder was not in the shared data when the benchmark ran (the machine cannot download it).
+func (b *recipeBench) missingData(dataset string) string {
+	src, err := data.SourceOf(dataset)
+	if err != nil {
+		return "no reader for it yet, and this machine cannot download it"
+	}
+	if len(b.shared) > 0 && !b.shared[src.Folder] {
+		return fmt.Sprintf("`%s` is not in the shared data, and this machine cannot download it", src.Folder)
+	}
+	return ""
+}
+
+// plannedOutcome is the outcome of a cell without runs: needs data, needs GPU, or not run yet,
+// with the CPU hours its seeds would take by the benchmark.
+func (b *recipeBench) plannedOutcome(c paperCell, epochs int) outcome {
+	o := outcome{ours: "—", seeds: "—", epochs: "—", hours: "—"}
+	e, ok := b.estimate(c)
+	hours := 0.0
+	if ok {
+		hours = e.epoch() * float64(epochs) * reportSeeds / 3600
+		o.hours = fmt.Sprintf("≈ %s", roundHours(hours))
+	}
+	switch why := b.missingData(c.dataset); {
+	case why != "":
+		o.status = "needs data: " + why
+	case !ok:
+		o.status = "not measured"
+	case hours > gpuHours:
+		o.status = "needs GPU"
+	default:
+		o.status = "not run yet"
+	}
+	return o
+}
+
+// roundHours writes hours with a decimal below 10.
+func roundHours(h float64) string {
+	if h < 10 {
+		return fmt.Sprintf("%.1f", h)
+	}
+	return fmt.Sprintf("%.0f", h)
+}
+
+// reportContext is what the sections of a report share: the project root and the benchmark.
+type reportContext struct {
+	root  string
+	bench *recipeBench
+}
+
+func newReportContext(root string) (*reportContext, error) {
+	b, err := readRecipeBench(filepath.Join(root, recipeBenchFile))
+	if err != nil {
+		return nil, err
+	}
+	return &reportContext{root: root, bench: b}, nil
+}
+
+// cell returns the outcome of a cell: its runs' under runFolder, else the plan; and its
+// configuration's epochs.
+func (rc *reportContext) cell(c paperCell) (outcome, []string, error) {
+	cfg, want, err := cellConfig(c)
+	if err != nil {
+		return outcome{}, nil, err
+	}
+	runs, err := cellRuns(filepath.Join(rc.root, runFolder(c.dataset), c.dir()), reportSeeds)
+	if err != nil {
+		return outcome{}, nil, err
+	}
+	if len(runs) == 0 {
+		return rc.bench.plannedOutcome(c, cfg.Epochs), nil, nil
+	}
+	var diffs []string
+	for _, r := range runs {
+		for _, d := range configDiff(r.config, want) {
+			if !slices.Contains(diffs, d) {
+				diffs = append(diffs, d)
+			}
+		}
+	}
+	o := runsOutcome(c, runs, reportSeeds, metricScale(cfg), decimals(c.value.mean))
+	if len(diffs) > 0 {
+		o.status += "; not the recipe: " + strings.Join(diffs, ", ")
+	}
+	return o, []string{runFolder(c.dataset)}, nil
+}
+
+// paperSection renders a table of the paper, cell by cell, and after it the runs of others
+// that are not its cells (notes).
+func paperSection(t paperTable, notes ...otherRun) func(root string) (string, error) {
+	return func(root string) (string, error) {
+		rc, err := newReportContext(root)
+		if err != nil {
+			return "", err
+		}
+		var b strings.Builder
+		b.WriteString("| model | dataset | sampling | paper | ours | seeds | epochs | status | CPU hours (3 seeds) |\n|---|---|---:|---|---|---|---|---|---:|\n")
+		var folders, unpublished []string
+		for _, c := range t.cells() {
+			o, dirs, err := rc.cell(c)
+			if err != nil {
+				return "", err
+			}
+			for _, d := range dirs {
+				if !slices.Contains(folders, d) {
+					folders = append(folders, d)
+				}
+			}
+			if _, published, _ := cellParams(c); !published && c.folder != gin.folder && !slices.Contains(unpublished, c.dataset) {
+				unpublished = append(unpublished, c.dataset)
+			}
+			fmt.Fprintf(&b, "| %s | `%s` | %s | %s ± %s | %s | %s | %s | %s | %s |\n", c.model, c.dataset, ratioName(c.ratio),
+				c.value.mean, c.value.std, o.ours, o.seeds, o.epochs, o.status, o.hours)
+		}
+		b.WriteString("\n")
+		if len(folders) > 0 {
+			var links []string
+			for _, f := range folders {
+				links = append(links, fmt.Sprintf("[`%s/`](../%s)", f, f))
+			}
+			fmt.Fprintf(&b, "Runs: %s. ", strings.Join(links, ", "))
+		}
+		var empty []string
+		for _, c := range t.cells() {
+			if f := runFolder(c.dataset); !slices.Contains(folders, f) && !slices.Contains(empty, f) {
+				empty = append(empty, f)
+			}
+		}
+		if len(empty) > 0 {
+			fmt.Fprintf(&b, "No runs yet in `%s/`. ", strings.Join(empty, "/`, `"))
+		}
+		if len(unpublished) > 0 {
+			fmt.Fprintf(&b, "The paper gives no recipe for %s at this sampling ratio: its cells take the dataset's full-bag recipe at the ratio (`training.RecipeAt`). ", strings.Join(unpublished, ", "))
+		}
+		b.WriteString("\n")
+		for _, n := range notes {
+			line, err := n.render(root)
+			if err != nil {
+				return "", err
+			}
+			b.WriteString("\n" + line + "\n")
+		}
+		return b.String(), nil
+	}
+}
+
+// ratioName writes a sampling ratio as the paper does.
+func ratioName(r float64) string {
+	if r == 1 {
+		return "full bag"
+	}
+	return fmt.Sprintf("%g %%", 100*r)
+}
+
+// An otherRun is a run under results/ of a table's dataset that is not one of its cells' (a toy,
+// an earlier configuration): what it is, said beside the table, never counted in it.
+type otherRun struct {
+	dir  string    // relative to the root: a run, or a folder of runs seed-*
+	cell paperCell // the cell whose recipe it is compared with
+}
+
+// render says what the run is: seeds, epochs, its test metric at the best validation epoch, its
+// training subset, and how its configuration differs from the cell's recipe.
+func (o otherRun) render(root string) (string, error) {
+	dirs, err := filepath.Glob(filepath.Join(root, o.dir, "seed-*"))
+	if err != nil {
+		return "", err
+	}
+	if len(dirs) == 0 {
+		dirs = []string{filepath.Join(root, o.dir)}
+	}
+	cfg, want, err := cellConfig(o.cell)
+	if err != nil {
+		return "", err
+	}
+	scale, digits := metricScale(cfg), decimals(o.cell.value.mean)
+	var runs, diffs []string
+	for _, d := range dirs {
+		s, err := training.ReadSummary(d)
+		if err != nil {
+			return "", err
+		}
+		planned, err := plannedEpochs(d)
+		var config map[string]any
+		raw, rerr := os.ReadFile(filepath.Join(d, training.ConfigFile))
+		if err == nil && rerr == nil && json.Unmarshal(raw, &config) == nil {
+			for _, x := range configDiff(config, want) {
+				if !slices.Contains(diffs, x) {
+					diffs = append(diffs, x)
+				}
+			}
+		} else {
+			planned = 0
+			if !slices.Contains(diffs, "config.json not JSON (an early run's format)") {
+				diffs = append(diffs, "config.json not JSON (an early run's format)")
+			}
+		}
+		desc := fmt.Sprintf("seed %d: %.*f after %d", s.Seed, digits, scale*s.TestAtBest, s.Epochs)
+		if planned > 0 {
+			desc += fmt.Sprintf(" of %d", planned)
+		}
+		desc += " epochs"
+		src, err := training.ReadSource(d)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return "", err
+		}
+		if src.TrainSubset > 0 {
+			desc += fmt.Sprintf(", on the first %s training graphs only", thousands(src.TrainSubset))
+		}
+		runs = append(runs, desc)
+	}
+	what := "the recipe of " + o.cell.model + " on `" + o.cell.dataset + "` (" + ratioName(o.cell.ratio) + ")"
+	if len(diffs) > 0 {
+		what = "not " + what + ": " + strings.Join(diffs, ", ")
+	} else {
+		what = "the recipe of " + o.cell.model + " (" + ratioName(o.cell.ratio) + ")"
+	}
+	return fmt.Sprintf("[`%s`](../%s), not counted above: %s (test metric at the best validation epoch); %s.", o.dir, o.dir,
+		strings.Join(runs, "; "), what), nil
+}
+
+// cellOf returns the cell of table t for the row v on dataset at ratio; it panics when there is
+// none, a mistake in this program's tables.
+func cellOf(t paperTable, dataset string, v variant, ratio float64) paperCell {
+	for _, c := range t.cells() {
+		if c.dataset == dataset && c.folder == v.folder && c.ratio == ratio {
+			return c
+		}
+	}
+	panic(fmt.Sprintf("%s has no cell %s on %s at %g", t.label, v.name, dataset, ratio))
+}
+
+// estimatesSection renders the benchmark the estimates come from: its header, and per recipe
+// (and baseline) the CPU and wall seconds of a step and an inference batch, the compilation
+// left out, and the estimated epoch.
+func estimatesSection(root string) (string, error) {
+	rc, err := newReportContext(root)
+	if err != nil {
+		return "", err
+	}
+	b := rc.bench
+	if len(b.header) == 0 {
+		return fmt.Sprintf("`%s` has not been written yet (`scripts/bench-recipes.sh`).\n", recipeBenchFile), nil
+	}
+	var out strings.Builder
+	fmt.Fprintf(&out, "[`%s`](../%s):\n\n", recipeBenchFile, recipeBenchFile)
+	for _, h := range b.header {
+		fmt.Fprintf(&out, "- %s\n", h)
+	}
+	out.WriteString("\n| dataset | sampling | model | graphs measured / batch | training step: CPU s (wall s) | inference batch: CPU s (wall s) | compilation s (step, inference) | steps + evaluation batches per epoch | epoch, CPU s | epochs | CPU hours (3 seeds) |\n")
+	out.WriteString("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	var names []string
+	for name := range b.lines {
+		if strings.HasSuffix(name, "/train") {
+			names = append(names, strings.TrimSuffix(name, "/train"))
+		}
+	}
+	order := func(name string) (int, int) { // the order of training.Recipes, the recipe before its baselines
+		parts := strings.Split(name, "/")
+		for i, r := range training.Recipes {
+			if parts[0] == r.Dataset && parts[1] == fmt.Sprintf("ratio=%g", r.Ratio) {
+				if parts[2] == "recipe" {
+					return i, 0
+				}
+				return i, len(parts[2])
+			}
+		}
+		return len(training.Recipes), 0
+	}
+	slices.SortFunc(names, func(x, y string) int {
+		i, j := order(x)
+		k, l := order(y)
+		if i != k {
+			return i - k
+		}
+		return j - l
+	})
+	for _, name := range names {
+		parts := strings.Split(name, "/")
+		dataset := parts[0]
+		ratio, err := strconv.ParseFloat(strings.TrimPrefix(parts[1], "ratio="), 64)
+		if err != nil {
+			return "", fmt.Errorf("%s: %q: %w", recipeBenchFile, name, err)
+		}
+		tr, in := b.lines[name+"/train"], b.lines[name+"/inference"]
+		v := map[string]variant{"recipe": subgraphormerPE, "gin": gin, "sswl+": sswlPlus}[parts[2]]
+		c := paperCell{dataset: dataset, ratio: ratio, model: v.name, folder: v.folder, changes: v.changes, bench: v.benchName()}
+		if v.folder == gin.folder {
+			c.ratio = 1
+		}
+		cfg, _, err := cellConfig(c)
+		if err != nil {
+			return "", err
+		}
+		e, ok := b.estimate(c)
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(&out, "| `%s` | %s | %s | %.0f / %.0f | %.3g (%.3g) | %.3g (%.3g) | %.0f, %.0f | %.0f + %.0f | %.0f | %d | %s |\n",
+			dataset, ratioName(ratio), v.name, tr.metrics["graphs/batch"], tr.metrics["recipe_batch"], stepSeconds(tr), tr.seconds,
+			stepSeconds(in), in.seconds, tr.metrics["compile_s"], in.metrics["compile_s"], tr.metrics["steps/epoch"], in.metrics["batches/epoch"],
+			e.epoch(), cfg.Epochs, roundHours(e.epoch()*float64(cfg.Epochs)*reportSeeds/3600))
+	}
+	var rss []string
+	for _, ds := range slices.Sorted(maps.Keys(b.rss)) {
+		rss = append(rss, fmt.Sprintf("%s: %s", ds, b.rss[ds]))
+	}
+	for _, ds := range slices.Sorted(maps.Keys(b.failed)) {
+		rss = append(rss, fmt.Sprintf("%s: **%s**", ds, b.failed[ds]))
+	}
+	fmt.Fprintf(&out, "\nPer dataset's process: %s.\n", strings.Join(rss, "; "))
+	return out.String(), nil
+}
+
+// runTimeSection renders a run-time table of the paper (its rows GIN, GNN-SSWL+ and
+// Subgraphormer + PE; columns training seconds, test seconds, metric): the parameter counts of
+// the paper and ours (model.ParameterCounts: ours, and as the authors' code counts), their
+// seconds on an A100 and the CPU seconds of ours from the benchmark, and the test metric.
+func runTimeSection(t paperTable) func(root string) (string, error) {
+	return func(root string) (string, error) {
+		rc, err := newReportContext(root)
+		if err != nil {
+			return "", err
+		}
+		be, err := backend.New("go")
+		if err != nil {
+			return "", err
+		}
+		var b strings.Builder
+		b.WriteString("| model | parameters: paper / ours (authors' count) | training epoch, s: paper (A100) / ours (CPU s) | test set inference, s: paper / ours | test metric: paper / ours |\n|---|---|---|---|---|\n")
+		for _, r := range t.rows {
+			v, dataset := r.variant, t.columns[0].dataset
+			c := paperCell{model: v.name, folder: v.folder, dataset: dataset, ratio: 1, value: r.values[2],
+				mean: float(r.values[2].mean), std: float(r.values[2].std), changes: v.changes, bench: v.benchName()}
+			params, _, err := cellParams(c)
+			if err != nil {
+				return "", err
+			}
+			ctx, cfg, err := training.BuildModel(be, specs[dataset], params)
+			if err != nil {
+				return "", fmt.Errorf("%s on %s: %w", v.name, dataset, err)
+			}
+			ours, theirs := model.ParameterCounts(ctx, cfg)
+			train, test := "not measured", "not measured"
+			if e, ok := rc.bench.estimate(c); ok && rc.bench.lines[benchKey(c)+"train"].metrics != nil {
+				train, test = fmt.Sprintf("%.0f", e.train), fmt.Sprintf("%.1f", e.test)
+			}
+			o, _, err := rc.cell(c)
+			if err != nil {
+				return "", err
+			}
+			paperTime := func(p paperValue) string { return p.mean + " ± " + p.std }
+			count := thousands(ours)
+			if theirs > 0 { // the authors' count is of Subgraphormer's modules
+				count += fmt.Sprintf(" (%s)", thousands(theirs))
+			}
+			metric := o.ours
+			if o.seeds != "—" {
+				metric += " (" + o.status + ")"
+			}
+			fmt.Fprintf(&b, "| %s | %s / %s | %s / %s | %s / %s | %s / %s |\n", v.name, r.params, count,
+				paperTime(r.values[0]), train, paperTime(r.values[1]), test, paperTime(r.values[2]), metric)
+		}
+		fmt.Fprintf(&b, "\nOurs: `%s` with the full-bag recipe of `%s` (`training.RecipeAt`; GIN and GNN-SSWL+ without PE), "+
+			"one epoch's training steps and the test set's inference batches, in CPU seconds of `%s` (section [Estimates](#estimates)); "+
+			"the test metric as in the section of its table.\n", t.columns[0].dataset, t.columns[0].dataset, recipeBenchFile)
+		return b.String(), nil
+	}
+}
