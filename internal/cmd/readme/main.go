@@ -49,6 +49,7 @@ var sections = map[string]func(root string) (string, error){
 	"paper-molbace-sampling": paperSection(molbaceSamplingTable),
 	"paper-concat":           paperSection(concatTable),
 	"estimates":              estimatesSection,
+	"reproduction-summary":   reportSummarySection,
 	"paper-run-time-zinc":    runTimeSection(runTimeZINCTable),
 	"paper-run-time-molhiv":  runTimeSection(runTimeMolhivTable),
 	"gpu":                    gpuSection("results/zinc12k-gpu"),

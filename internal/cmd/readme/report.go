@@ -662,3 +662,65 @@ func runTimeSection(t paperTable) func(root string) (string, error) {
 		return b.String(), nil
 	}
 }
+
+// statusTables are the tables whose cells have a status, in the order of docs/reproduction.md.
+var statusTables = []paperTable{zincTable, ogbTable, peAblationTable, peptidesTable, alchemyTable, zincSamplingTable,
+	molbaceSamplingTable, molesolSamplingTable, concatTable}
+
+// statusKinds are the statuses a cell can have, in the order of the summary.
+var statusKinds = []string{"reproduced", "differs", "partial", "not run yet", "needs GPU", "needs data", "not measured"}
+
+// reportSummarySection counts the cells of each table by status, and the distinct cells of all
+// (a cell of several tables, such as ogbg-molesol's full bag, counted once), with the CPU hours
+// of those not run yet.
+func reportSummarySection(root string) (string, error) {
+	rc, err := newReportContext(root)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.WriteString("| table | cells | " + strings.Join(statusKinds, " | ") + " |\n|---|---:|" + strings.Repeat("---:|", len(statusKinds)) + "\n")
+	all := map[string]string{}    // distinct cell → status kind
+	hours := map[string]float64{} // distinct cell not run yet → its CPU hours
+	for _, t := range statusTables {
+		counts := map[string]int{}
+		cells := t.cells()
+		for _, c := range cells {
+			o, _, err := rc.cell(c)
+			if err != nil {
+				return "", err
+			}
+			kind, _, _ := strings.Cut(o.status, ":")
+			kind, _, _ = strings.Cut(kind, ";")
+			if !slices.Contains(statusKinds, kind) {
+				return "", fmt.Errorf("%s: status %q of no kind", t.label, o.status)
+			}
+			counts[kind]++
+			id := c.dataset + "/" + c.dir()
+			all[id] = kind
+			if h, ok := strings.CutPrefix(o.hours, "≈ "); ok && kind == "not run yet" {
+				hours[id], _ = strconv.ParseFloat(h, 64)
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %d |", t.label, len(cells))
+		for _, k := range statusKinds {
+			fmt.Fprintf(&b, " %d |", counts[k])
+		}
+		b.WriteString("\n")
+	}
+	counts := map[string]int{}
+	for _, k := range all {
+		counts[k]++
+	}
+	fmt.Fprintf(&b, "| all, each cell once | %d |", len(all))
+	total := 0.0
+	for _, k := range statusKinds {
+		fmt.Fprintf(&b, " %d |", counts[k])
+	}
+	for _, h := range hours {
+		total += h
+	}
+	fmt.Fprintf(&b, "\n\nThe cells not run yet would take ≈ %s CPU hours for their three seeds (section [Estimates](#estimates)); "+
+		"a cell above %s CPU hours needs a GPU.\n", roundHours(total), roundHours(gpuHours))
+	return b.String(), nil
+}
