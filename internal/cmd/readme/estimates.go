@@ -141,8 +141,9 @@ func (b *recipeBench) missingData(dataset string) string {
 	return ""
 }
 
-// plannedOutcome is the outcome of a cell without runs: needs data, needs GPU, or not run yet,
-// with the CPU hours its seeds would take by the benchmark.
+// plannedOutcome is the outcome of a cell without runs: needs data, needs GPU (above gpuHours,
+// or when its benchmark failed: out of memory or time), or not run yet, with the CPU hours its
+// seeds would take by the benchmark.
 func (b *recipeBench) plannedOutcome(c paperCell, epochs int) outcome {
 	o := outcome{ours: "—", seeds: "—", epochs: "—", hours: "—"}
 	e, ok := b.estimate(c)
@@ -154,6 +155,8 @@ func (b *recipeBench) plannedOutcome(c paperCell, epochs int) outcome {
 	switch why := b.missingData(c.dataset); {
 	case why != "":
 		o.status = "needs data: " + why
+	case !ok && b.failed[c.dataset] != "":
+		o.status = fmt.Sprintf("needs GPU: its benchmark did not finish on this machine (%s)", b.failed[c.dataset])
 	case !ok:
 		o.status = "not measured"
 	case hours > gpuHours:

@@ -17,7 +17,7 @@ import (
 // for 400 epochs × 3 seeds); Peptides-func measured on 4 graphs of the recipe's 128.
 const benchFixture = `# scripts/bench-recipes.sh at abc1234, -benchtime 2x, nice -n 10
 # load before: 3.00, 3.00, 3.00
-# shared data: ogbg_molesol ogbg_molhiv peptides_func zinc12k
+# shared data: ogbg_molbace ogbg_molesol ogbg_molhiv peptides_func zinc12k
 == ogbg-molesol
 BenchmarkRecipeStep/ogbg-molesol/ratio=1/recipe/train-2      2  100000000 ns/op  0.05 cpu_s/op  32 graphs/batch  32 recipe_batch  29 steps/epoch
 BenchmarkRecipeStep/ogbg-molesol/ratio=1/recipe/inference-2  2   20000000 ns/op  0.01 cpu_s/op  32 graphs/batch  32 recipe_batch   8 batches/epoch  4 test_batches
@@ -35,8 +35,8 @@ exit status 137
 `
 
 // A cell without runs is planned from the benchmark: needs data when its dataset is not at hand
-// (or has no reader), not measured without a benchmark line, needs GPU above gpuHours, else not
-// run yet, with the CPU hours of 3 seeds; a baseline not measured apart takes the recipe's step,
+// (or has no reader), not measured without a benchmark line, needs GPU above gpuHours or when
+// its benchmark failed, else not run yet, with the CPU hours of 3 seeds; a baseline not measured apart takes the recipe's step,
 // GIN its own; a step measured on fewer graphs than the batch is scaled.
 func TestPlannedStatus(t *testing.T) {
 	root := t.TempDir()
@@ -59,7 +59,8 @@ func TestPlannedStatus(t *testing.T) {
 		{cellOf(zincTable, "zinc12k", subgraphormerPE, 1), "needs GPU", "≈ 142"}, // 427 s × 1,200 epochs
 		{cellOf(zincTable, "zinc12k", gin, 1), "not run yet", "≈ 0.3"},           // (0.79 + 0.08) s × 1,200 epochs
 		{cellOf(zincTable, "zinc-full", subgraphormerPE, 1), "needs data: `zinc_full` is not in the shared data, and this machine cannot download it", "—"},
-		{cellOf(ogbTable, molhiv, subgraphormerPE, 1), "not measured", "—"},
+		{cellOf(ogbTable, molhiv, subgraphormerPE, 1), "needs GPU: its benchmark did not finish on this machine (exit status 137)", "—"},
+		{cellOf(ogbTable, molbace, subgraphormerPE, 1), "not measured", "—"},
 		{cellOf(alchemyTable, "alchemy12k", subgraphormerPE, 1), "needs data: no reader for it yet, and this machine cannot download it", "—"},
 		// (32 × 1 s × 85 + 32 × 0.5 s × 114) × 200 epochs × 3 seeds = 757 h
 		{cellOf(peptidesTable, "peptides-func", subgraphormerPE, 0.3), "needs GPU", "≈ 757"},
