@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -254,5 +255,48 @@ func estimatesSection(root string) (string, error) {
 		rss = append(rss, fmt.Sprintf("%s: **%s**", ds, b.failed[ds]))
 	}
 	fmt.Fprintf(&out, "\nPer dataset's process: %s.\n", strings.Join(rss, "; "))
+	check, err := estimateCheck(root, b)
+	if err != nil {
+		return "", err
+	}
+	out.WriteString(check)
 	return out.String(), nil
+}
+
+// estimateCheck compares, for the cells with runs, the estimated epoch with the runs' median
+// epoch (after the first five, which compile), so that the estimates can be judged.
+func estimateCheck(root string, b *recipeBench) (string, error) {
+	var rows []string
+	seen := map[string]bool{}
+	for _, t := range statusTables {
+		for _, c := range t.cells() {
+			id := runFolder(c.dataset) + "/" + c.dir()
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			runs, err := cellRuns(filepath.Join(root, id), reportSeeds)
+			if err != nil {
+				return "", err
+			}
+			e, ok := b.estimate(c)
+			if len(runs) == 0 || !ok {
+				continue
+			}
+			var secs []float64
+			for _, r := range runs {
+				secs = append(secs, r.epochSecs)
+			}
+			slices.Sort(secs)
+			measured := secs[len(secs)/2]
+			rows = append(rows, fmt.Sprintf("| %s | `%s` | %s | %.1f | %.1f | %.2f |", c.model, c.dataset, ratioName(c.ratio), measured, e.epoch(), measured/e.epoch()))
+		}
+	}
+	if len(rows) == 0 {
+		return "", nil
+	}
+	return "\nThe estimates against the epochs of the runs so far (their median epoch after the first five, in wall seconds, " +
+		"two runs sharing the two cores; the runs also build their batches and pad them to a few shapes):\n\n" +
+		"| model | dataset | sampling | runs' epoch, s | estimated epoch, CPU s | ratio |\n|---|---|---:|---:|---:|---:|\n" +
+		strings.Join(rows, "\n") + "\n", nil
 }
