@@ -263,8 +263,9 @@ func estimatesSection(root string) (string, error) {
 	return out.String(), nil
 }
 
-// estimateCheck compares, for the cells with runs, the estimated epoch with the runs' median
-// epoch (after the first five, which compile), so that the estimates can be judged.
+// estimateCheck compares, for the cells with runs of more than five epochs, the estimated epoch
+// with the runs' median epoch (after the first five, which compile), so that the estimates can
+// be judged.
 func estimateCheck(root string, b *recipeBench) (string, error) {
 	var rows []string
 	seen := map[string]bool{}
@@ -280,8 +281,8 @@ func estimateCheck(root string, b *recipeBench) (string, error) {
 				return "", err
 			}
 			e, ok := b.estimate(c)
-			if len(runs) == 0 || !ok {
-				continue
+			if len(runs) == 0 || !ok || slices.ContainsFunc(runs, func(r seedRun) bool { return r.summary.Epochs <= 5 }) {
+				continue // a run of five epochs or fewer is still compiling
 			}
 			var secs []float64
 			for _, r := range runs {

@@ -416,9 +416,9 @@ func runTimeSection(t paperTable) func(root string) (string, error) {
 			fmt.Fprintf(&b, "| %s | %s / %s | %s / %s | %s / %s | %s / %s |\n", v.name, r.params, count,
 				paperTime(r.values[0]), train, paperTime(r.values[1]), test, paperTime(r.values[2]), metric)
 		}
-		fmt.Fprintf(&b, "\nOurs: `%s` with the full-bag recipe of `%s` (`training.RecipeAt`; GIN and GNN-SSWL+ without PE), "+
+		fmt.Fprintf(&b, "\nOurs: the full-bag recipe of `%s` (`training.RecipeAt`; GIN and GNN-SSWL+ without PE), "+
 			"one epoch's training steps and the test set's inference batches, in CPU seconds of `%s` (section [Estimates](#estimates)); "+
-			"the test metric as in the section of its table.\n", t.columns[0].dataset, t.columns[0].dataset, recipeBenchFile)
+			"the test metric as in the section of its table.\n", t.columns[0].dataset, recipeBenchFile)
 		return b.String(), nil
 	}
 }
