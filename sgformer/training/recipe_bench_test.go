@@ -26,8 +26,9 @@ import (
 var standIns = map[string]string{"zinc-full": "zinc12k", "peptides-struct": "peptides-func"}
 
 // benchBatch is the number of graphs a recipe's steps are measured on: the recipe's batch, but
-// for the Peptides, whose batch of 128 (about 1.1 M product nodes at 30 %) does not fit in this
-// machine's memory for a training step, 4; the epoch's estimate scales it linearly.
+// for the Peptides 4, the batch of results/peptides-func-cpu: a batch of 128 at 30 % holds
+// about 1.1 M product nodes, whose training step needed over 100 GB on the pure-Go backend
+// there. The epoch's estimate scales the step linearly.
 func benchBatch(dataset string, recipe int) int {
 	if dataset == "peptides-func" || dataset == "peptides-struct" {
 		return min(recipe, 4)
