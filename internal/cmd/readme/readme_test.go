@@ -78,10 +78,10 @@ func TestSamplingStatus(t *testing.T) {
 		t.Fatal(err)
 	}
 	cells := []paperCell{
-		{"A", "a", 0.5, 0.83, 0.01},
-		{"B", "b", 0.5, 0.83, 0.01},
-		{"C", "c", 0.5, 0.83, 0.01},
-		{"D", "d", 0.5, 0.83, 0.01},
+		{model: "A", folder: "a", dataset: "ogbg-molesol", ratio: 0.5, mean: 0.83, std: 0.01},
+		{model: "B", folder: "b", dataset: "ogbg-molesol", ratio: 0.5, mean: 0.83, std: 0.01},
+		{model: "C", folder: "c", dataset: "ogbg-molesol", ratio: 0.5, mean: 0.83, std: 0.01},
+		{model: "D", folder: "d", dataset: "ogbg-molesol", ratio: 0.5, mean: 0.83, std: 0.01},
 	}
 	out, err := samplingSection("runs", cells, 3)(root)
 	if err != nil {
@@ -92,7 +92,7 @@ func TestSamplingStatus(t *testing.T) {
 		"reproduced",
 		"| B | 50 % | 0.830 ± 0.010 | 1.020 ± 0.016 |", "differs: +19.0 paper std",
 		"| C | 50 % | 0.830 ± 0.010 | 0.800 ± 0.000 | 0, 1 | 4, 2 of 4 |", "partial: 1 of 3 seeds finished",
-		"| D | 50 % | 0.830 ± 0.010 | — |", "not run yet",
+		"| D | 50 % | 0.830 ± 0.010 | — |", "not measured",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in\n%s", want, out)

@@ -13,24 +13,20 @@ import (
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
-// paperCell is one cell of a table of the paper: a model at a sampling ratio, its mean ± std.
+// paperCell is one cell of a table of the paper: a model on a dataset at a sampling ratio, the
+// paper's mean ± std.
 type paperCell struct {
 	model, folder string // the row's name in the paper, and its runs' folder prefix
+	dataset       string
 	ratio         float64
+	value         paperValue // as the paper writes it
 	mean, std     float64
+	changes       map[string]any // to the recipe, for the row (variant.changes)
+	bench         string         // the row's name in BenchmarkRecipeStep (variant.benchName)
 }
 
-// molesolSampling is the paper's Table "molesol-sampling" (App. "Extended Experimental
-// Section"): test RMSE of ogbg-molesol, mean ± std.
-var molesolSampling = []paperCell{
-	{"GNN-SSWL+", "sswlplus", 1, 0.837, 0.019}, {"GNN-SSWL+", "sswlplus", 0.5, 0.886, 0.026},
-	{"GNN-SSWL+", "sswlplus", 0.2, 1.180, 0.036}, {"GNN-SSWL+", "sswlplus", 0.05, 1.299, 0.044},
-	{"Subgraphormer", "subgraphormer", 1, 0.832, 0.043}, {"Subgraphormer", "subgraphormer", 0.5, 0.829, 0.013},
-	{"Subgraphormer", "subgraphormer", 0.2, 1.093, 0.009}, {"Subgraphormer", "subgraphormer", 0.05, 1.266, 0.019},
-	{"Subgraphormer + PE", "subgraphormer-pe", 1, 0.826, 0.010},
-	{"Subgraphormer + PE", "subgraphormer-pe", 0.5, 0.812, 0.001},
-	{"Subgraphormer + PE", "subgraphormer-pe", 0.2, 1.041, 0.030}, {"Subgraphormer + PE", "subgraphormer-pe", 0.05, 1.270, 0.007},
-}
+// molesolSampling are the cells of the paper's Table "molesol-sampling".
+var molesolSampling = molesolSamplingTable.cells()
 
 // seedRun is what one seed's run folder says: its summary (the test metric at the best
 // validation epoch so far, the epochs trained), the epochs configured, the median seconds of its
@@ -81,6 +77,10 @@ func readSeedRun(dir string) (seedRun, error) {
 // hyperparameters, a status, and the plan (CPU hours per cell from measured epoch times).
 func samplingSection(dir string, cells []paperCell, seeds int) func(root string) (string, error) {
 	return func(root string) (string, error) {
+		rc, err := newReportContext(root)
+		if err != nil {
+			return "", err
+		}
 		var b strings.Builder
 		b.WriteString("| model | ratio | paper | ours | seeds | epochs | hyperparameters | status | CPU hours (3 seeds) |\n|---|---:|---|---|---|---|---|---|---:|\n")
 		for _, c := range cells {
@@ -91,44 +91,21 @@ func samplingSection(dir string, cells []paperCell, seeds int) func(root string)
 			paper := fmt.Sprintf("%.3f ± %.3f", c.mean, c.std)
 			ratio := fmt.Sprintf("%g %%", 100*c.ratio)
 			if len(runs) == 0 {
-				fmt.Fprintf(&b, "| %s | %s | %s | — | — | — | — | not run yet | not measured yet |\n", c.model, ratio, paper)
+				cfg, _, err := cellConfig(c)
+				if err != nil {
+					return "", err
+				}
+				o := rc.bench.plannedOutcome(c, cfg.Epochs)
+				fmt.Fprintf(&b, "| %s | %s | %s | — | — | — | — | %s | %s |\n", c.model, ratio, paper, o.status, o.hours)
 				continue
 			}
-			var tests, secs []float64
-			var seedNames, epochs []string
-			done := 0
-			for _, r := range runs {
-				tests = append(tests, r.summary.TestAtBest)
-				secs = append(secs, r.epochSecs)
-				seedNames = append(seedNames, fmt.Sprint(r.summary.Seed))
-				epochs = append(epochs, fmt.Sprint(r.summary.Epochs))
-				if r.summary.Epochs >= r.want {
-					done++
-				}
-			}
-			st := ablation.NewStat(tests)
-			mean, std := st.Mean, st.Std
-			ours := fmt.Sprintf("%.3f ± %.3f", mean, std)
-			if len(runs) == 1 {
-				ours = fmt.Sprintf("%.3f", mean)
-			}
-			var status string
-			switch {
-			case done < seeds:
-				status = fmt.Sprintf("partial: %d of %d seeds finished", done, seeds)
-			case mean-std <= c.mean+c.std && c.mean-c.std <= mean+std:
-				status = "reproduced"
-			default:
-				status = fmt.Sprintf("differs: %+.1f paper std", (mean-c.mean)/c.std)
-			}
-			slices.Sort(secs)
-			hours := secs[len(secs)/2] * float64(runs[0].want) * float64(seeds) / 3600
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s of %d | %s | %s | %.1f |\n", c.model, ratio, paper, ours,
-				strings.Join(seedNames, ", "), strings.Join(epochs, ", "), runs[0].want, hyperparameters(runs[0].config), status, hours)
+			o := runsOutcome(c, runs, seeds, 1, 3)
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", c.model, ratio, paper, o.ours, o.seeds, o.epochs,
+				hyperparameters(runs[0].config), o.status, o.hours)
 		}
 		fmt.Fprintf(&b, "\nOurs: test RMSE at the best validation epoch, mean ± std (population, NumPy's default) over the seeds so far; runs in `%s/`. "+
 			"CPU hours: the median epoch's seconds (after the first five, which compile XLA's programs) × epochs × 3 seeds, "+
-			"with two runs sharing the machine's two cores.\n", dir)
+			"with two runs sharing the machine's two cores; ≈: estimated from the benchmark (section [Estimates](#estimates)).\n", dir)
 		return b.String(), nil
 	}
 }

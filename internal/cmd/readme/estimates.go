@@ -1,0 +1,303 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/sgformer/sgformer/data"
+	"github.com/sgformer/sgformer/sgformer/training"
+)
+
+// What the runs of a cell would take, estimated from scripts/bench-recipes.sh's measurements
+// (BenchmarkRecipeStep): a training step and an inference batch of each recipe.
+
+// recipeBench is results/benchmarks/recipes.txt read: its header lines, the shared data's
+// folders when it ran, and the lines by name ("DATASET/ratio=R/VARIANT/PHASE").
+type recipeBench struct {
+	header []string
+	shared map[string]bool
+	lines  map[string]benchResult
+	rss    map[string]string // a dataset's process's peak RSS line
+	failed map[string]string // a dataset's process's exit status, where it failed
+}
+
+// readRecipeBench reads the file scripts/bench-recipes.sh writes.
+func readRecipeBench(path string) (*recipeBench, error) {
+	b := &recipeBench{shared: map[string]bool{}, lines: map[string]benchResult{}, rss: map[string]string{}, failed: map[string]string{}}
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return b, nil // nothing measured: every estimate "not measured"
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	dataset := ""
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "# shared data:"):
+			for _, d := range strings.Fields(strings.TrimPrefix(line, "# shared data:")) {
+				b.shared[d] = true
+			}
+			b.header = append(b.header, strings.TrimPrefix(line, "# "))
+		case strings.HasPrefix(line, "# "):
+			b.header = append(b.header, strings.TrimPrefix(line, "# "))
+		case strings.HasPrefix(line, "== "):
+			dataset = strings.TrimPrefix(line, "== ")
+		case strings.HasPrefix(line, "peak RSS"):
+			b.rss[dataset] = line
+		case strings.HasPrefix(line, "exit status"):
+			b.failed[dataset] = line
+		default:
+			if r, ok := parseBench(line); ok {
+				if name, ok := strings.CutPrefix(r.name, "RecipeStep/"); ok {
+					b.lines[name] = r
+				}
+			}
+		}
+	}
+	return b, sc.Err()
+}
+
+// estimate is a cell's epoch as measured by BenchmarkRecipeStep: seconds of its training
+// steps, of its evaluation (validation and test), and of inference on the test set alone.
+type estimate struct {
+	train, eval, test float64
+}
+
+// epoch is the estimated seconds of a whole epoch.
+func (e estimate) epoch() float64 { return e.train + e.eval }
+
+// estimate returns the estimated epoch of a cell: the benchmark of its recipe (the rows on
+// product graphs but GNN-SSWL+ where it is measured apart share the recipe's) or of its baseline
+// at the dataset's first recipe; a step measured on fewer graphs than the recipe's batch is
+// scaled linearly.
+func (b *recipeBench) estimate(c paperCell) (estimate, bool) {
+	key := benchKey(c)
+	tr, ok1 := b.lines[key+"train"]
+	in, ok2 := b.lines[key+"inference"]
+	if !ok1 && c.bench != "recipe" { // a baseline not measured apart: the recipe's
+		c.bench = "recipe"
+		return b.estimate(c)
+	}
+	if !ok1 || !ok2 {
+		return estimate{}, false
+	}
+	scale := tr.metrics["recipe_batch"] / tr.metrics["graphs/batch"]
+	return estimate{
+		train: stepSeconds(tr) * scale * tr.metrics["steps/epoch"],
+		eval:  stepSeconds(in) * scale * in.metrics["batches/epoch"],
+		test:  stepSeconds(in) * scale * in.metrics["test_batches"],
+	}, true
+}
+
+// benchKey is the prefix of the names of a cell's lines in BenchmarkRecipeStep's output: its
+// recipe's, or its baseline's at the dataset's first recipe.
+func benchKey(c paperCell) string {
+	ratio := c.ratio
+	if c.bench != "recipe" {
+		ratio = firstRatio(c.dataset)
+	}
+	return fmt.Sprintf("%s/ratio=%g/%s/", c.dataset, ratio, c.bench)
+}
+
+// stepSeconds is the CPU time of a measured step (cpu_s/op, all threads), or its wall time
+// where the benchmark did not measure it.
+func stepSeconds(r benchResult) float64 {
+	if cpu, ok := r.metrics["cpu_s/op"]; ok {
+		return cpu
+	}
+	return r.seconds
+}
+
+// firstRatio is the sampling ratio of dataset's first recipe, the one its baselines take.
+func firstRatio(dataset string) float64 {
+	for _, r := range training.Recipes {
+		if r.Dataset == dataset {
+			return r.Ratio
+		}
+	}
+	return 1
+}
+
+// missingData says why dataset cannot be trained on here, "" when it can: no reader, or its
+// folder was not in the shared data when the benchmark ran (the machine cannot download it).
+func (b *recipeBench) missingData(dataset string) string {
+	src, err := data.SourceOf(dataset)
+	if err != nil {
+		return "no reader for it yet, and this machine cannot download it"
+	}
+	if len(b.shared) > 0 && !b.shared[src.Folder] {
+		return fmt.Sprintf("`%s` is not in the shared data, and this machine cannot download it", src.Folder)
+	}
+	return ""
+}
+
+// plannedOutcome is the outcome of a cell without runs: needs data, needs GPU (above gpuHours,
+// or when its benchmark failed: out of memory or time), or not run yet, with the CPU hours its
+// seeds would take by the benchmark.
+func (b *recipeBench) plannedOutcome(c paperCell, epochs int) outcome {
+	o := outcome{ours: "—", seeds: "—", epochs: "—", hours: "—"}
+	e, ok := b.estimate(c)
+	hours := 0.0
+	if ok {
+		hours = e.epoch() * float64(epochs) * reportSeeds / 3600
+		o.hours = fmt.Sprintf("≈ %s", roundHours(hours))
+	}
+	switch why := b.missingData(c.dataset); {
+	case why != "":
+		o.status = "needs data: " + why
+	case !ok && b.failed[c.dataset] != "":
+		o.status = fmt.Sprintf("needs GPU: its benchmark did not finish on this machine (%s)", b.failed[c.dataset])
+	case !ok:
+		o.status = "not measured"
+	case hours > gpuHours:
+		o.status = "needs GPU"
+	default:
+		o.status = "not run yet"
+	}
+	return o
+}
+
+// roundHours writes hours with a decimal below 10.
+func roundHours(h float64) string {
+	if h < 10 {
+		return fmt.Sprintf("%.1f", h)
+	}
+	return fmt.Sprintf("%.0f", h)
+}
+
+// estimatesSection renders the benchmark the estimates come from: its header, and per recipe
+// (and baseline) the CPU and wall seconds of a step and an inference batch, the compilation
+// left out, and the estimated epoch.
+func estimatesSection(root string) (string, error) {
+	rc, err := newReportContext(root)
+	if err != nil {
+		return "", err
+	}
+	b := rc.bench
+	if len(b.header) == 0 {
+		return fmt.Sprintf("`%s` has not been written yet (`scripts/bench-recipes.sh`).\n", recipeBenchFile), nil
+	}
+	var out strings.Builder
+	fmt.Fprintf(&out, "[`%s`](../%s):\n\n", recipeBenchFile, recipeBenchFile)
+	for _, h := range b.header {
+		fmt.Fprintf(&out, "- %s\n", h)
+	}
+	out.WriteString("\n| dataset | sampling | model | graphs measured / batch | training step: CPU s (wall s) | inference batch: CPU s (wall s) | compilation s (step, inference) | steps + evaluation batches per epoch | epoch, CPU s | epochs | CPU hours (3 seeds) |\n")
+	out.WriteString("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	var names []string
+	for name := range b.lines {
+		if strings.HasSuffix(name, "/train") {
+			names = append(names, strings.TrimSuffix(name, "/train"))
+		}
+	}
+	order := func(name string) (int, int) { // the order of training.Recipes, the recipe before its baselines
+		parts := strings.Split(name, "/")
+		for i, r := range training.Recipes {
+			if parts[0] == r.Dataset && parts[1] == fmt.Sprintf("ratio=%g", r.Ratio) {
+				if parts[2] == "recipe" {
+					return i, 0
+				}
+				return i, len(parts[2])
+			}
+		}
+		return len(training.Recipes), 0
+	}
+	slices.SortFunc(names, func(x, y string) int {
+		i, j := order(x)
+		k, l := order(y)
+		if i != k {
+			return i - k
+		}
+		return j - l
+	})
+	for _, name := range names {
+		parts := strings.Split(name, "/")
+		dataset := parts[0]
+		ratio, err := strconv.ParseFloat(strings.TrimPrefix(parts[1], "ratio="), 64)
+		if err != nil {
+			return "", fmt.Errorf("%s: %q: %w", recipeBenchFile, name, err)
+		}
+		tr, in := b.lines[name+"/train"], b.lines[name+"/inference"]
+		v := map[string]variant{"recipe": subgraphormerPE, "gin": gin, "sswl+": sswlPlus}[parts[2]]
+		c := paperCell{dataset: dataset, ratio: ratio, model: v.name, folder: v.folder, changes: v.changes, bench: v.benchName()}
+		if v.folder == gin.folder {
+			c.ratio = 1
+		}
+		cfg, _, err := cellConfig(c)
+		if err != nil {
+			return "", err
+		}
+		e, ok := b.estimate(c)
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(&out, "| `%s` | %s | %s | %.0f / %.0f | %.3g (%.3g) | %.3g (%.3g) | %.0f, %.0f | %.0f + %.0f | %.0f | %d | %s |\n",
+			dataset, ratioName(ratio), v.name, tr.metrics["graphs/batch"], tr.metrics["recipe_batch"], stepSeconds(tr), tr.seconds,
+			stepSeconds(in), in.seconds, tr.metrics["compile_s"], in.metrics["compile_s"], tr.metrics["steps/epoch"], in.metrics["batches/epoch"],
+			e.epoch(), cfg.Epochs, roundHours(e.epoch()*float64(cfg.Epochs)*reportSeeds/3600))
+	}
+	var rss []string
+	for _, ds := range slices.Sorted(maps.Keys(b.rss)) {
+		rss = append(rss, fmt.Sprintf("%s: %s", ds, b.rss[ds]))
+	}
+	for _, ds := range slices.Sorted(maps.Keys(b.failed)) {
+		rss = append(rss, fmt.Sprintf("%s: **%s**", ds, b.failed[ds]))
+	}
+	fmt.Fprintf(&out, "\nPer dataset's process: %s.\n", strings.Join(rss, "; "))
+	check, err := estimateCheck(root, b)
+	if err != nil {
+		return "", err
+	}
+	out.WriteString(check)
+	return out.String(), nil
+}
+
+// estimateCheck compares, for the cells with runs of more than five epochs, the estimated epoch
+// with the runs' median epoch (after the first five, which compile), so that the estimates can
+// be judged.
+func estimateCheck(root string, b *recipeBench) (string, error) {
+	var rows []string
+	seen := map[string]bool{}
+	for _, t := range statusTables {
+		for _, c := range t.cells() {
+			id := runFolder(c.dataset) + "/" + c.dir()
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			runs, err := cellRuns(filepath.Join(root, id), reportSeeds)
+			if err != nil {
+				return "", err
+			}
+			e, ok := b.estimate(c)
+			if len(runs) == 0 || !ok || slices.ContainsFunc(runs, func(r seedRun) bool { return r.summary.Epochs <= 5 }) {
+				continue // a run of five epochs or fewer is still compiling
+			}
+			var secs []float64
+			for _, r := range runs {
+				secs = append(secs, r.epochSecs)
+			}
+			slices.Sort(secs)
+			measured := secs[len(secs)/2]
+			rows = append(rows, fmt.Sprintf("| %s | `%s` | %s | %.1f | %.1f | %.2f |", c.model, c.dataset, ratioName(c.ratio), measured, e.epoch(), measured/e.epoch()))
+		}
+	}
+	if len(rows) == 0 {
+		return "", nil
+	}
+	return "\nThe estimates against the epochs of the runs so far (their median epoch after the first five, in wall seconds, " +
+		"two runs sharing the two cores; the runs also build their batches and pad them to a few shapes):\n\n" +
+		"| model | dataset | sampling | runs' epoch, s | estimated epoch, CPU s | ratio |\n|---|---|---:|---:|---:|---:|\n" +
+		strings.Join(rows, "\n") + "\n", nil
+}

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+
+	"github.com/sgformer/sgformer/plots"
+	"github.com/sgformer/sgformer/sgformer/ablation"
+)
+
+// figures are the figures of the documents that show results, drawn from results/ like the
+// sections and checked like them: each file (relative to the project root, SVG) and its
+// renderer.
+var figures = map[string]func(root string) (*plots.Figure, error){
+	"docs/figures/reproduction-molesol-sampling.svg": tableFigure(molesolSamplingTable, molesol, "ogbg-molesol: the paper and ours", "test RMSE"),
+}
+
+// tableFigure draws a sampling table's cells of dataset against the sampling ratio: per row the
+// paper's mean ± std, and ours (mean ± std over the seeds that finished all their epochs) where
+// there are some.
+func tableFigure(t paperTable, dataset, title, metric string) func(root string) (*plots.Figure, error) {
+	return func(root string) (*plots.Figure, error) {
+		var series []plots.Series
+		for _, row := range []*variant{&sswlPlus, &subgraphormer, &subgraphormerPE} {
+			paper := plots.Series{Name: row.name + ", paper"}
+			ours := plots.Series{Name: row.name + ", ours"}
+			for _, c := range t.cells() {
+				if c.dataset != dataset || c.folder != row.folder {
+					continue
+				}
+				x := 100 * c.ratio
+				paper.X, paper.Mean, paper.Std = append(paper.X, x), append(paper.Mean, c.mean), append(paper.Std, c.std)
+				runs, err := cellRuns(filepath.Join(root, runFolder(c.dataset), c.dir()), reportSeeds)
+				if err != nil {
+					return nil, err
+				}
+				var tests []float64
+				for _, r := range runs {
+					if r.summary.Epochs >= r.want {
+						tests = append(tests, r.summary.TestAtBest)
+					}
+				}
+				if len(tests) == 0 {
+					continue
+				}
+				st := ablation.NewStat(tests)
+				ours.X, ours.Mean, ours.Std = append(ours.X, x), append(ours.Mean, st.Mean), append(ours.Std, st.Std)
+			}
+			if len(paper.X) > 0 {
+				series = append(series, paper)
+			}
+			if len(ours.X) > 0 {
+				series = append(series, ours)
+			}
+		}
+		if !slices.ContainsFunc(series, func(s plots.Series) bool { return len(s.X) > 0 }) {
+			return nil, fmt.Errorf("%s has no cells of %s", t.label, dataset)
+		}
+		return plots.Ablation(title, "sampling ratio (%)", metric, series)
+	}
+}

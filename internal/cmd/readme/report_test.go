@@ -1,0 +1,138 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sgformer/sgformer/sgformer/training"
+)
+
+// benchFixture is a recipes.txt as scripts/bench-recipes.sh writes it, with round numbers: on
+// ogbg-molesol an epoch of 29 steps of 0.05 s and 8 inference batches of 0.01 s (1.53 s, 0.13 h
+// for 100 epochs × 3 seeds); on ZINC-12k 79 steps of 5 s and 16 batches of 2 s (427 s, 142 h
+// for 400 epochs × 3 seeds); Peptides-func measured on 4 graphs of the recipe's 128.
+const benchFixture = `# scripts/bench-recipes.sh at abc1234, -benchtime 2x, nice -n 10
+# load before: 3.00, 3.00, 3.00
+# shared data: ogbg_molbace ogbg_molesol ogbg_molhiv peptides_func zinc12k
+== ogbg-molesol
+BenchmarkRecipeStep/ogbg-molesol/ratio=1/recipe/train-2      2  100000000 ns/op  0.05 cpu_s/op  32 graphs/batch  32 recipe_batch  29 steps/epoch
+BenchmarkRecipeStep/ogbg-molesol/ratio=1/recipe/inference-2  2   20000000 ns/op  0.01 cpu_s/op  32 graphs/batch  32 recipe_batch   8 batches/epoch  4 test_batches
+peak RSS 1000 kB, wall 10 s, CPU 100%
+== zinc12k
+BenchmarkRecipeStep/zinc12k/ratio=1/recipe/train-2      2  9000000000 ns/op  5 cpu_s/op  128 graphs/batch  128 recipe_batch  79 steps/epoch
+BenchmarkRecipeStep/zinc12k/ratio=1/recipe/inference-2  2  3000000000 ns/op  2 cpu_s/op  128 graphs/batch  128 recipe_batch  16 batches/epoch  8 test_batches
+BenchmarkRecipeStep/zinc12k/ratio=1/gin/train-2      2  20000000 ns/op  0.01 cpu_s/op  128 graphs/batch  128 recipe_batch  79 steps/epoch
+BenchmarkRecipeStep/zinc12k/ratio=1/gin/inference-2  2  10000000 ns/op  0.005 cpu_s/op  128 graphs/batch  128 recipe_batch  16 batches/epoch  8 test_batches
+== peptides-func
+BenchmarkRecipeStep/peptides-func/ratio=0.3/recipe/train-2      2  2000000000 ns/op  1 cpu_s/op  4 graphs/batch  128 recipe_batch  85 steps/epoch
+BenchmarkRecipeStep/peptides-func/ratio=0.3/recipe/inference-2  2  1000000000 ns/op  0.5 cpu_s/op  4 graphs/batch  128 recipe_batch  114 batches/epoch  57 test_batches
+== ogbg-molhiv
+exit status 137
+`
+
+// A cell without runs is planned from the benchmark: needs data when its dataset is not at hand
+// (or has no reader), not measured without a benchmark line, needs GPU above gpuHours or when
+// its benchmark failed, else not run yet, with the CPU hours of 3 seeds; a baseline not measured apart takes the recipe's step,
+// GIN its own; a step measured on fewer graphs than the batch is scaled.
+func TestPlannedStatus(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "results/benchmarks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, recipeBenchFile), []byte(benchFixture), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rc, err := newReportContext(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cell          paperCell
+		status, hours string
+	}{
+		{cellOf(ogbTable, molesol, subgraphormerPE, 1), "not run yet", "≈ 0.1"},  // 1.53 s × 300 epochs
+		{cellOf(ogbTable, molesol, sswlPlus, 1), "not run yet", "≈ 0.1"},         // the recipe's step
+		{cellOf(zincTable, "zinc12k", subgraphormerPE, 1), "needs GPU", "≈ 142"}, // 427 s × 1,200 epochs
+		{cellOf(zincTable, "zinc12k", gin, 1), "not run yet", "≈ 0.3"},           // (0.79 + 0.08) s × 1,200 epochs
+		{cellOf(zincTable, "zinc-full", subgraphormerPE, 1), "needs data: `zinc_full` is not in the shared data, and this machine cannot download it", "—"},
+		{cellOf(ogbTable, molhiv, subgraphormerPE, 1), "needs GPU: its benchmark did not finish on this machine (exit status 137)", "—"},
+		{cellOf(ogbTable, molbace, subgraphormerPE, 1), "not measured", "—"},
+		{cellOf(alchemyTable, "alchemy12k", subgraphormerPE, 1), "needs data: no reader for it yet, and this machine cannot download it", "—"},
+		// (32 × 1 s × 85 + 32 × 0.5 s × 114) × 200 epochs × 3 seeds = 757 h
+		{cellOf(peptidesTable, "peptides-func", subgraphormerPE, 0.3), "needs GPU", "≈ 757"},
+	} {
+		cfg, _, err := cellConfig(tc.cell)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := rc.bench.plannedOutcome(tc.cell, cfg.Epochs)
+		if o.status != tc.status || o.hours != tc.hours {
+			t.Errorf("%s on %s at %g: %q, %q; want %q, %q", tc.cell.model, tc.cell.dataset, tc.cell.ratio, o.status, o.hours, tc.status, tc.hours)
+		}
+	}
+	if rc.bench.failed["ogbg-molhiv"] != "exit status 137" {
+		t.Errorf("failures: %v", rc.bench.failed)
+	}
+}
+
+// A cell's runs are checked against its recipe: a run that differs says in what, and a run that
+// does not take the cell's place in the table, scaled to the paper's percent for ROC-AUC.
+func TestCellRunsAgainstRecipe(t *testing.T) {
+	root := t.TempDir()
+	write := func(c paperCell, seed int, test float64, change map[string]any) {
+		_, want, err := cellConfig(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[training.ParamSeed] = seed
+		for k, v := range change {
+			want[k] = v
+		}
+		dir := filepath.Join(root, runFolder(c.dataset), c.dir(), fmt.Sprintf("seed-%d", seed))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		config, err := json.Marshal(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		summary := fmt.Sprintf(`{"epochs": 100, "best_epoch": 1, "best_val": 1, "test_at_best_val": %g, "seed": %d}`, test, seed)
+		metrics := `{"epoch":1,"train_loss":1,"val":1,"test":1,"lr":0.001,"seconds":10,"best_epoch":1}` + "\n"
+		for name, text := range map[string]string{"config.json": string(config), "summary.json": summary, "metrics.jsonl": metrics} {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	esol, bace := cellOf(ogbTable, molesol, subgraphormerPE, 1), cellOf(ogbTable, molbace, subgraphormerPE, 1)
+	write(esol, 0, 0.8, map[string]any{"pe_k": 8})
+	write(esol, 1, 0.9, nil)
+	for s, x := range []float64{0.84, 0.845, 0.85} {
+		write(bace, s, x, nil)
+	}
+	rc, err := newReportContext(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _, err := rc.cell(esol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "partial: 2 of 3 seeds finished; not the recipe: pe_k 8 (recipe: 2)"; o.status != want || o.ours != "0.850 ± 0.050" {
+		t.Errorf("molesol: %+v, want status %q", o, want)
+	}
+	o, _, err = rc.cell(bace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.ours != "84.50 ± 0.41" || o.status != "reproduced" {
+		t.Errorf("molbace: %+v", o)
+	}
+	if !strings.HasPrefix(o.epochs, "100, 100, 100 of 100") {
+		t.Errorf("molbace epochs %q", o.epochs)
+	}
+}
