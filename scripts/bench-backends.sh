@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# The backends side by side, in one call on one machine (about 10 minutes on 2 cores): the
+# The backends side by side, in one call on one machine (about 20 minutes on 2 cores): the
 # pure-Go backend, XLA's CPU plugin (sgformer install-xla) and PyTorch Geometric
 # (bench/pyg/subgraphormer_pyg.py, torch and torch-geometric from PyPI in $SGFORMER_PYG_VENV,
 # default build/venv-pyg, installed with the pinned versions below when missing):
 #   - ZINC-12k recipe (6 × 96, k = 8, MLP layer encoders), 128 molecules: one training step and
 #     one inference pass (BenchmarkZINCTrainStep/Inference, after a first call that compiles;
 #     for PyG, the median over epochs 2-3 of 384 training and 384 test molecules, per batch);
+#     the arithmetic of both, counted in the programs XLA compiled for them (internal/cmd/hloflops
+#     on an XLA dump), against each backend's practical peak (BenchmarkMatMul);
 #   - ogbg-molesol, the paper's recipe (3 × 60, batch 32): 5 epochs of sgformer train, each
-#     epoch's seconds (training and evaluation; the first ones compile XLA's programs).
+#     epoch's seconds (training and evaluation; the first ones compile XLA's programs), and of
+#     the authors' own code (scripts/authors-train.py, with 1 and with 2 torch threads; their
+#     checkout in $SGFORMER_AUTHORS, default /tmp/subgraphormer-authors, and ogb and the other
+#     packages that script names in the same venv: skipped, and said so, without them).
 # Writes OUT (default results/benchmarks/backends.txt), from which internal/cmd/readme renders
 # the README's backend table. Runs nothing else: stop other work first (the header records the
 # load before it starts). The shared data must be at ../shared/data or $SGFORMER_DATA.
@@ -17,6 +22,7 @@ out=${1:-results/benchmarks/backends.txt}
 export SGFORMER_DATA=${SGFORMER_DATA:-$(cd .. && pwd)/shared/data}
 export GOMEMLIMIT=${GOMEMLIMIT:-$(($(awk '/^MemAvailable/ {print $2}' /proc/meminfo) * 1024 / 10 * 9))}
 venv=${SGFORMER_PYG_VENV:-build/venv-pyg}
+authors=${SGFORMER_AUTHORS:-/tmp/subgraphormer-authors}
 torch_version=2.15.0 pyg_version=2.8.1
 if ! "$venv/bin/python" -c "import torch_geometric" 2>/dev/null; then
 	python3 -m venv "$venv"
@@ -27,6 +33,7 @@ trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/sgformer" ./cmd/sgformer
 plugin=$("$tmp/sgformer" install-xla)
 go test -c -o "$tmp/training.test" ./sgformer/training
+go test -c -o "$tmp/backend.test" ./sgformer/backend
 timed() { /usr/bin/time -f 'peak RSS %M kB, wall %e s, CPU %P' "$@" || echo "exit status $?"; }
 {
 	echo "# scripts/bench-backends.sh at $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . || echo ' with uncommitted changes')"
@@ -40,10 +47,28 @@ timed() { /usr/bin/time -f 'peak RSS %M kB, wall %e s, CPU %P' "$@" || echo "exi
 	timed "$venv/bin/python" bench/pyg/subgraphormer_pyg.py --data "$SGFORMER_DATA/zinc12k" --product precomputed \
 		--train-subset 384 --eval-subset 384 --epochs 3 --device cpu
 	for b in go xla:cpu; do
+		echo "== matmul $b"
+		(cd sgformer/backend && GOMLX_BACKEND=$b "$tmp/backend.test" -test.run '^$' -test.bench '^BenchmarkMatMul$' -test.benchtime 5x)
+	done
+	echo "== flops zinc"
+	(cd sgformer/training && GOMLX_BACKEND=xla:cpu XLA_FLAGS="--xla_dump_to=$tmp/dump --xla_dump_hlo_as_text" \
+		"$tmp/training.test" -test.run '^$' -test.bench '^BenchmarkZINC(TrainStep|Inference)/sparse$' -test.benchtime 1x >/dev/null)
+	go run ./internal/cmd/hloflops "$tmp/dump"
+	for b in go xla:cpu; do
 		echo "== molesol $b"
 		timed "$tmp/sgformer" train --dataset ogbg-molesol --data-dir "$SGFORMER_DATA/ogbg_molesol" --epochs 5 --backend "$b" \
 			--cache-dir "$tmp/cache" --out "$tmp/molesol-$b" 2>/dev/null
 		echo "epoch seconds: $(sed -n 's/.*"seconds":\([0-9.]*\).*/\1/p' "$tmp/molesol-$b/metrics.jsonl" | xargs)"
+	done
+	for threads in 1 2; do
+		echo "== molesol authors-$threads"
+		if ! "$venv/bin/python" -c "import ogb, easydict, yaml" 2>/dev/null || [[ ! -d "$authors/models" ]]; then
+			echo "skipped: needs ogb, easydict and pyyaml in $venv and the authors' checkout in $authors (scripts/authors-train.py says how)"
+			continue
+		fi
+		timed "$venv/bin/python" scripts/authors-train.py --authors "$authors" --data "$SGFORMER_DATA" --ogb-root "$tmp/ogb" \
+			--out "$tmp/authors-$threads" --epochs 5 --threads "$threads" >/dev/null
+		echo "epoch seconds: $(sed -n 's/.*"seconds": *\([0-9.]*\).*/\1/p' "$tmp/authors-$threads/metrics.jsonl" | xargs)"
 	done
 } >"$tmp/out" 2>&1
 mkdir -p "$(dirname "$out")"
