@@ -69,23 +69,26 @@ func ResolveDevices(cfg Config, be backends.Backend) (int, error) {
 	return n, nil
 }
 
-// partition splits sizes, in order, into n contiguous parts (each at least one item when there
-// are n items or more) whose largest sum is the smallest possible; it returns where each part
-// ends. Contiguous parts keep the order in which a batch's random draws are made, so a batch
-// split among devices draws what it draws on one.
+// partition splits sizes, in order, into n contiguous parts whose largest sum is the smallest
+// possible, each of at least one item (with fewer items than parts, one item each, then empty
+// parts); it returns where each part ends. Contiguous parts keep the order in which a batch's
+// random draws are made, so a batch split among devices draws what it draws on one.
 func partition(sizes []int, n int) []int {
 	m := len(sizes)
+	ends := make([]int, n)
+	if m <= n {
+		for k := range ends {
+			ends[k] = min(k+1, m)
+		}
+		return ends
+	}
 	prefix := make([]int, m+1)
 	for i, s := range sizes {
 		prefix[i+1] = prefix[i] + s
 	}
-	least := 1 // items per part
-	if m < n {
-		least = 0
-	}
 	const inf = int(^uint(0) >> 1)
-	// cost[k][i]: the least largest sum of the first i items in k parts; cut[k][i] where the
-	// last of those parts begins.
+	// cost[k][i]: the least largest sum of the first i items in k non-empty parts; cut[k][i]
+	// where the last of those parts begins.
 	cost := make([][]int, n+1)
 	cut := make([][]int, n+1)
 	for k := range cost {
@@ -96,8 +99,8 @@ func partition(sizes []int, n int) []int {
 	}
 	cost[0][0] = 0
 	for k := 1; k <= n; k++ {
-		for i := 0; i <= m; i++ {
-			for j := 0; j <= i-least; j++ {
+		for i := k; i <= m; i++ {
+			for j := k - 1; j < i; j++ {
 				if cost[k-1][j] == inf {
 					continue
 				}
@@ -107,7 +110,6 @@ func partition(sizes []int, n int) []int {
 			}
 		}
 	}
-	ends := make([]int, n)
 	for k, i := n, m; k > 0; k-- {
 		ends[k-1] = i
 		i = cut[k][i]
@@ -153,7 +155,7 @@ func (b batching) buildShards(examples []batch.Example, n int, roots func(i int)
 	}
 	shape := batch.Union(shapes...)
 	for d := range blocks {
-		if blocks[d] == nil {
+		if blocks[d] == nil { // the first block holds a graph (partition)
 			if blocks[d], err = batch.Empty(blocks[0]); err != nil {
 				return nil, nil, err
 			}

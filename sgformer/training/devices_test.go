@@ -50,8 +50,9 @@ func TestPartition(t *testing.T) {
 			t.Fatalf("trial %d: %v into %d parts: ends %v", trial, sizes, n, ends)
 		}
 		for k := range ends {
-			if m >= n && (k == 0 && ends[0] == 0 || k > 0 && ends[k] == ends[k-1]) {
-				t.Fatalf("trial %d: %v into %d parts: an empty part, ends %v", trial, sizes, n, ends)
+			empty := k == 0 && ends[0] == 0 || k > 0 && ends[k] == ends[k-1]
+			if empty && (m >= n || k < m) {
+				t.Fatalf("trial %d: %v into %d parts: an empty part before the last graph, ends %v", trial, sizes, n, ends)
 			}
 		}
 		// Every split into n contiguous parts: n−1 cut points among m+1 positions.
@@ -69,6 +70,39 @@ func TestPartition(t *testing.T) {
 		cuts(0, 0, nil)
 		if got := largest(ends); got != best {
 			t.Fatalf("trial %d: %v into %d parts: largest part %d, best %d", trial, sizes, n, got, best)
+		}
+	}
+}
+
+// A batch of fewer graphs than devices (an epoch's last) is split into one graph per device
+// and empty blocks, all of one shape.
+func TestBuildShardsFewGraphs(t *testing.T) {
+	task := devicesTask(t, 20, 3)
+	cfg, err := ReadConfig(devicesContext(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newBatching(cfg, task.Spec)
+	rng := rand.New(rand.NewPCG(1, 1))
+	inputs, labels, err := b.buildShards(task.examples(task.Train[:2]), 4, func(int) *rand.Rand { return rng }, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(inputs) != 4 || len(labels) != 4 {
+		t.Fatalf("%d and %d shards, want 4", len(inputs), len(labels))
+	}
+	for d := range inputs {
+		for i, x := range inputs[d] {
+			if !x.Shape().Equal(inputs[0][i].Shape()) {
+				t.Fatalf("input %d: shard %d is %s, shard 0 %s", i, d, x.Shape(), inputs[0][i].Shape())
+			}
+		}
+		present := 0.0
+		for _, m := range tensors.MustCopyFlatData[float32](labels[d][1]) {
+			present += float64(m)
+		}
+		if want := map[bool]float64{true: 1, false: 0}[d < 2]; present != want {
+			t.Fatalf("shard %d has %v targets, want %v", d, present, want)
 		}
 	}
 }
