@@ -154,6 +154,10 @@ func (b batching) buildShards(examples []batch.Example, n int, roots func(i int)
 		begin = end
 	}
 	shape := batch.Union(shapes...)
+	// Graph slots are cheap (a row per graph) but, left to the largest block's graph count, add
+	// a dimension to the programs' shapes that the size levels do not bound: each block gets
+	// the batch size's.
+	shape.Slots = max(shape.Slots, b.size)
 	for d := range blocks {
 		if blocks[d] == nil { // the first block holds a graph (partition)
 			if blocks[d], err = batch.Empty(blocks[0]); err != nil {

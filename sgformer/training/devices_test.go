@@ -75,7 +75,7 @@ func TestPartition(t *testing.T) {
 }
 
 // A batch of fewer graphs than devices (an epoch's last) is split into one graph per device
-// and empty blocks, all of one shape.
+// and empty blocks, all of one shape, with as many graph slots as a full batch has graphs.
 func TestBuildShardsFewGraphs(t *testing.T) {
 	task := devicesTask(t, 20, 3)
 	cfg, err := ReadConfig(devicesContext(nil))
@@ -96,6 +96,9 @@ func TestBuildShardsFewGraphs(t *testing.T) {
 			if !x.Shape().Equal(inputs[0][i].Shape()) {
 				t.Fatalf("input %d: shard %d is %s, shard 0 %s", i, d, x.Shape(), inputs[0][i].Shape())
 			}
+		}
+		if slots := labels[d][1].Shape().Dimensions[0]; slots != b.size+1 {
+			t.Fatalf("shard %d has %d graph slots, want the batch size %d and the padding slot", d, slots, b.size)
 		}
 		present := 0.0
 		for _, m := range tensors.MustCopyFlatData[float32](labels[d][1]) {
