@@ -7,79 +7,122 @@ import (
 )
 
 // backendsSection renders scripts/bench-backends.sh's output: per backend (go, xla:cpu, PyTorch
-// Geometric), the ZINC training step and inference pass on 128 molecules and the process's peak
-// RSS, and each ogbg-molesol epoch's seconds.
+// Geometric), the ZINC training step and inference pass on 128 molecules, their rate of
+// arithmetic against the backend's matrix-product peak, the process's peak RSS, and each
+// ogbg-molesol epoch's seconds (PyTorch's: the authors' code, with 1 and 2 threads).
 func backendsSection(file string) func(root string) (string, error) {
 	return func(root string) (string, error) {
 		header, parts, err := readParts(filepath.Join(root, file))
 		if err != nil {
 			return "", err
 		}
-		type row struct{ train, infer, rss, molesol string }
-		rows := map[string]*row{"go": {}, "xla:cpu": {}, "pyg": {}}
-		get := func(name string) *row { // "zinc xla:cpu", "molesol go"
-			f := strings.Fields(name)
-			if len(f) != 2 {
-				return nil
-			}
-			return rows[f[1]]
+		type row struct {
+			train, infer, peak, rssKB float64
+			molesol                   []string
 		}
+		rows := map[string]*row{"go": {}, "xla:cpu": {}, "pyg": {}}
+		var trainFLOPs, inferFLOPs float64
+		epochSeconds := func(p *part) ([]string, error) {
+			var secs []string
+			for _, s := range strings.Fields(p.epochs) {
+				var x float64
+				if _, err := fmt.Sscan(s, &x); err != nil {
+					return nil, fmt.Errorf("%s: %s: epoch seconds %q", file, p.name, p.epochs)
+				}
+				secs = append(secs, fmt.Sprintf("%.1f", x))
+			}
+			if len(secs) == 0 {
+				return nil, fmt.Errorf("%s: %s: no epoch seconds", file, p.name)
+			}
+			return secs, nil
+		}
+		var authors []string // the authors' code on molesol, per thread count
 		for _, p := range parts {
-			r := get(p.name)
-			if r == nil {
+			f := strings.Fields(p.name) // "zinc xla:cpu", "matmul go", "flops zinc", "molesol authors-2"
+			if len(f) != 2 {
+				continue
+			}
+			if strings.HasPrefix(p.failed, "skipped: ") {
+				authors = append(authors, f[1]+": "+p.failed)
 				continue
 			}
 			if p.failed != "" {
 				return "", fmt.Errorf("%s: %s: %s", file, p.name, p.failed)
 			}
+			r := rows[f[1]]
 			switch {
-			case strings.HasPrefix(p.name, "zinc pyg"):
+			case f[0] == "flops":
+				for _, m := range p.records { // the largest program of each: the step, the pass
+					name, _ := m["module"].(string)
+					flops, _ := m["dot_flops"].(float64)
+					if strings.HasPrefix(name, "Trainer") {
+						trainFLOPs = max(trainFLOPs, flops)
+					} else if strings.Contains(name, "benchInference") {
+						inferFLOPs = max(inferFLOPs, flops)
+					}
+				}
+			case f[0] == "matmul" && r != nil:
+				for _, b := range p.bench {
+					r.peak = max(r.peak, b.metrics["GFLOP/s"])
+				}
+			case p.name == "zinc pyg":
 				tr, ok1 := p.summary["train_seconds_median"].(float64)
 				te, ok2 := p.summary["test_seconds_median"].(float64)
 				if !ok1 || !ok2 {
 					return "", fmt.Errorf("%s: %s: no summary", file, p.name)
 				}
 				// 384 molecules in batches of 128: three steps, three inference passes.
-				r.train, r.infer = fmt.Sprintf("%.2f", tr/3), fmt.Sprintf("%.2f", te/3)
-				r.rss = fmt.Sprintf("%.1f", p.rssKB/(1<<20))
-			case strings.HasPrefix(p.name, "zinc"):
+				r.train, r.infer, r.rssKB = tr/3, te/3, p.rssKB
+			case f[0] == "zinc" && r != nil:
 				for _, b := range p.bench {
 					if strings.HasPrefix(b.name, "ZINCTrainStep") {
-						r.train = fmt.Sprintf("%.2f", b.seconds)
+						r.train = b.seconds
 					} else if strings.HasPrefix(b.name, "ZINCInference") {
-						r.infer = fmt.Sprintf("%.2f", b.seconds)
+						r.infer = b.seconds
 					}
 				}
-				r.rss = fmt.Sprintf("%.1f", p.rssKB/(1<<20))
-			case strings.HasPrefix(p.name, "molesol"):
-				if p.epochs == "" {
-					return "", fmt.Errorf("%s: %s: no epoch seconds", file, p.name)
+				r.rssKB = p.rssKB
+			case f[0] == "molesol" && strings.HasPrefix(f[1], "authors-"):
+				secs, err := epochSeconds(p)
+				if err != nil {
+					return "", err
 				}
-				var secs []string
-				for _, s := range strings.Fields(p.epochs) {
-					var x float64
-					if _, err := fmt.Sscan(s, &x); err != nil {
-						return "", fmt.Errorf("%s: %s: epoch seconds %q", file, p.name, p.epochs)
-					}
-					secs = append(secs, fmt.Sprintf("%.1f", x))
+				authors = append(authors, fmt.Sprintf("%s thread(s): %s", strings.TrimPrefix(f[1], "authors-"), strings.Join(secs, ", ")))
+			case f[0] == "molesol" && r != nil:
+				if r.molesol, err = epochSeconds(p); err != nil {
+					return "", err
 				}
-				r.molesol = strings.Join(secs, ", ")
 			}
 		}
+		if trainFLOPs == 0 || inferFLOPs == 0 {
+			return "", fmt.Errorf("%s: no FLOP counts of the ZINC step and pass (part \"flops zinc\")", file)
+		}
+		rate := func(flops, seconds float64) string { return fmt.Sprintf("%.1f", flops/seconds/1e9) }
 		var b strings.Builder
 		fmt.Fprintf(&b, "`%s` (%s):\n\n", file, strings.Join(header, "; "))
-		b.WriteString("| backend | ZINC training step, s | ZINC inference, s | peak RSS (ZINC), GiB | ogbg-molesol epochs 1-5, s |\n|---|---:|---:|---:|---|\n")
+		b.WriteString("| backend | ZINC training step, s | GFLOP/s | ZINC inference, s | GFLOP/s | matrix-product peak, GFLOP/s | peak RSS (ZINC), GiB | ogbg-molesol epochs 1-5, s |\n|---|---:|---:|---:|---:|---:|---:|---|\n")
 		for _, name := range []string{"go", "xla:cpu", "pyg"} {
 			r := rows[name]
-			if r.train == "" || r.infer == "" {
+			if r.train == 0 || r.infer == 0 {
 				return "", fmt.Errorf("%s: no ZINC results for %s", file, name)
 			}
-			label, molesol := "`"+name+"`", r.molesol
-			if name == "pyg" {
-				label, molesol = "PyTorch Geometric", "no peer yet"
+			label, peak, molesol := "`"+name+"`", "—", strings.Join(r.molesol, ", ")
+			if r.peak > 0 {
+				peak = fmt.Sprintf("%.0f", r.peak)
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", label, r.train, r.infer, r.rss, molesol)
+			if name == "pyg" {
+				label, molesol = "PyTorch Geometric", "the authors' code, "+strings.Join(authors, "; ")
+				if len(authors) == 0 {
+					molesol = "not measured"
+				}
+			}
+			fmt.Fprintf(&b, "| %s | %.2f | %s | %.2f | %s | %s | %.1f | %s |\n", label, r.train, rate(trainFLOPs, r.train),
+				r.infer, rate(inferFLOPs, r.infer), peak, r.rssKB/(1<<20), molesol)
 		}
+		fmt.Fprintf(&b, "\nGFLOP/s: the matrix products of the step (%.1f GFLOP: forward, backward and Adam) and of the inference pass (%.1f GFLOP), "+
+			"counted in the programs XLA compiled for them, over each backend's time; the same arithmetic is credited to every row. "+
+			"The gathers and scatters of message passing move memory and are not counted. "+
+			"Peak: the faster of the products of two n × n float32 matrices, n = 512 and 2048, on the same backend (`BenchmarkMatMul`).\n", trainFLOPs/1e9, inferFLOPs/1e9)
 		return b.String(), nil
 	}
 }

@@ -126,11 +126,12 @@ func tupleOrderSection(file string) func(root string) (string, error) {
 type part struct {
 	name    string
 	bench   []benchResult
-	summary map[string]any // the CLI's JSON summary
+	summary map[string]any   // the CLI's JSON summary (its JSON lines merged)
+	records []map[string]any // each JSON line
 	rssKB   float64
 	wall    float64
 	cpu     string
-	failed  string // "exit status N" when the part failed
+	failed  string // "exit status N" when the part failed, "skipped: why" when it did not run
 	epochs  string // "epoch seconds: …" (scripts/bench-backends.sh)
 }
 
@@ -152,15 +153,20 @@ func readParts(path string) (header []string, parts []*part, err error) {
 			parts = append(parts, cur)
 		case cur == nil:
 		case strings.HasPrefix(line, "{"):
+			var rec map[string]any
 			if err := json.Unmarshal([]byte(line), &cur.summary); err != nil {
 				return nil, nil, fmt.Errorf("%s: %q: %w", path, line, err)
 			}
+			if err := json.Unmarshal([]byte(line), &rec); err != nil {
+				return nil, nil, fmt.Errorf("%s: %q: %w", path, line, err)
+			}
+			cur.records = append(cur.records, rec)
 		default:
 			if r, ok := parseBench(line); ok {
 				cur.bench = append(cur.bench, r)
 			} else if e, ok := strings.CutPrefix(line, "epoch seconds: "); ok {
 				cur.epochs = e
-			} else if strings.HasPrefix(line, "exit status ") {
+			} else if strings.HasPrefix(line, "exit status ") || strings.HasPrefix(line, "skipped: ") {
 				cur.failed = line
 			} else if m := timeLine.FindStringSubmatch(line); m != nil {
 				cur.rssKB, _ = strconv.ParseFloat(m[1], 64)
