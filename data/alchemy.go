@@ -127,9 +127,9 @@ func readTU(dir, prefix string, width int) (*tuDataset, error) {
 	// Graph ids 1, 2, … in order, each with one node or more: at most one graph per line.
 	nodes := 0
 	var err error
+	var g [1]int
 	t.indicator, err = scanLines(file("graph_indicator"), func(l lineRef, fields [][]byte) error {
-		g, err := l.ints(fields, 1)
-		if err != nil {
+		if err := l.ints(fields, g[:]); err != nil {
 			return err
 		}
 		switch last := len(t.start); {
@@ -199,9 +199,9 @@ func (t *tuDataset) readBonds(aPath, labelPath string) error {
 		return g
 	}
 	var arcs []tuBond
+	var e [2]int
 	aName, err := scanLines(aPath, func(l lineRef, fields [][]byte) error {
-		e, err := l.ints(fields, 2)
-		if err != nil {
+		if err := l.ints(fields, e[:]); err != nil {
 			return err
 		}
 		for _, v := range e {
@@ -317,9 +317,9 @@ type tuLabels struct {
 // messages.
 func readLabels(path, what string) (tuLabels, string, error) {
 	var raw []int
+	var v [1]int
 	name, err := scanLines(path, func(l lineRef, fields [][]byte) error {
-		v, err := l.ints(fields, 1)
-		if err != nil {
+		if err := l.ints(fields, v[:]); err != nil {
 			return err
 		}
 		raw = append(raw, v[0])
@@ -378,32 +378,42 @@ func (l lineRef) errorf(format string, args ...any) error {
 	return fmt.Errorf("%s:%d: %s", l.file, l.line, fmt.Sprintf(format, args...))
 }
 
-// int parses a field as a decimal integer of at most 10 digits (TU ids and labels).
+// int parses a field as a decimal integer of at most 18 digits (TU ids and labels), without
+// allocating: the TU files have millions.
 func (l lineRef) int(field []byte) (int, error) {
-	if len(field) == 0 || len(field) > 11 {
+	digits, sign := field, 1
+	if len(digits) > 0 && (digits[0] == '-' || digits[0] == '+') {
+		if digits[0] == '-' {
+			sign = -1
+		}
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 18 {
 		return 0, l.errorf("%q is not an integer", field)
 	}
-	v, err := strconv.Atoi(string(field))
-	if err != nil {
-		return 0, l.errorf("%q is not an integer", field)
+	v := 0
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, l.errorf("%q is not an integer", field)
+		}
+		v = 10*v + int(c-'0')
 	}
-	return v, nil
+	return sign * v, nil
 }
 
-// ints parses exactly n integer fields.
-func (l lineRef) ints(fields [][]byte, n int) ([]int, error) {
-	if len(fields) != n {
-		return nil, l.errorf("want %d comma-separated integers, got %d fields", n, len(fields))
+// ints parses exactly len(out) integer fields into out.
+func (l lineRef) ints(fields [][]byte, out []int) error {
+	if len(fields) != len(out) {
+		return l.errorf("want %d comma-separated integers, got %d fields", len(out), len(fields))
 	}
-	out := make([]int, n)
 	for i, f := range fields {
 		v, err := l.int(f)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		out[i] = v
 	}
-	return out, nil
+	return nil
 }
 
 // scanLines calls f with each non-blank line of the file at path (or path.gz, see readFile),
