@@ -9,8 +9,8 @@ import (
 )
 
 // Nonsense hyperparameters are usage errors (exit status 2) that name the parameter, and on
-// --resume a flag that contradicts the run's configuration is one too, except --epochs and
-// --time-limit; the configuration file follows an extended run.
+// --resume a flag that contradicts the run's configuration is one too, except --epochs,
+// --devices and --time-limit; the configuration file follows an extended run.
 func TestNonsenseFlags(t *testing.T) {
 	small := []string{"--dataset", "synthetic", "--synthetic-graphs", "20", "--layers", "1", "--hidden", "12", "--batch-size", "16", "--backend", "go"}
 	for _, tc := range []struct {
@@ -27,6 +27,8 @@ func TestNonsenseFlags(t *testing.T) {
 		{[]string{"--train-subset", "100000"}, "--train-subset 100000: the training split has 16 graphs"},
 		{[]string{"--train-subset", "-1"}, "--train-subset -1"},
 		{[]string{"-set", "tuple_k=1"}, "tuple_k = 1, want at least 2"},
+		{[]string{"--devices", "2"}, "devices = 2, but backend go has 1 device(s)"},
+		{[]string{"--devices", "two"}, `devices = "two", want a positive number of devices or "all"`},
 	} {
 		args := append(append([]string{"train", "--out", filepath.Join(t.TempDir(), "run")}, small...), tc.args...)
 		code, _, stderr := runCLI(t, "", args...)
@@ -46,6 +48,8 @@ func TestNonsenseFlags(t *testing.T) {
 		{[]string{"--layers", "3"}, "--layers 3 contradicts the run's layers = 1"},
 		{[]string{"-set", "dropout=0.5"}, "dropout=0.5 contradicts the run's dropout = 0"},
 		{[]string{"--dataset", "zinc12k"}, "--dataset zinc12k contradicts the run's dataset synthetic"},
+		// --devices may change on --resume, but not beyond the backend's devices.
+		{[]string{"--devices", "2"}, "devices = 2, but backend go has 1 device(s)"},
 	} {
 		code, _, stderr := runCLI(t, "", append([]string{"train", "--out", run, "--resume", "--backend", "go"}, tc.args...)...)
 		if code != 2 || !strings.Contains(stderr, tc.want) {

@@ -67,6 +67,7 @@ var named = []struct{ flag, param string }{
 	{"lr", training.ParamLearningRate},
 	{"execution", model.ParamExecution},
 	{"dropout", model.ParamDropout},
+	{"devices", training.ParamDevices},
 }
 
 // usageOf returns the usage of the hyperparameter param.
@@ -219,7 +220,7 @@ func sameDir(a, b string) bool {
 }
 
 // checkResume reports, as a usage error, a flag given with --resume that contradicts the run's
-// configuration or data (run.json, config.json): only --epochs, --time-limit and --checkpoint-every may change.
+// configuration or data (run.json, config.json): only --epochs, --devices, --time-limit and --checkpoint-every may change.
 func (h *hyperFlags) checkResume(run string) error {
 	src, err := sourceToResume(run)
 	if err != nil {
@@ -252,7 +253,7 @@ func (h *hyperFlags) checkResume(run string) error {
 			return
 		}
 		if bad == nil && f.Value.String() != fmt.Sprint(was) {
-			bad = usagef("--%s %s contradicts the run's %s %v; on --resume only --epochs, --time-limit and --checkpoint-every may change", f.Name, f.Value, f.Name, was)
+			bad = usagef("--%s %s contradicts the run's %s %v; on --resume only --epochs, --devices, --time-limit and --checkpoint-every may change", f.Name, f.Value, f.Name, was)
 		}
 	})
 	if bad != nil {
@@ -274,7 +275,7 @@ func (h *hyperFlags) checkResume(run string) error {
 	for _, p := range training.AllParams() {
 		a, _ := asked.GetParam(p.Name)
 		r, _ := ran.GetParam(p.Name)
-		if p.Name == training.ParamEpochs || fmt.Sprint(a) == fmt.Sprint(r) {
+		if p.Name == training.ParamEpochs || p.Name == training.ParamDevices || fmt.Sprint(a) == fmt.Sprint(r) {
 			continue
 		}
 		given := fmt.Sprintf("%s=%v", p.Name, a)
@@ -283,7 +284,7 @@ func (h *hyperFlags) checkResume(run string) error {
 				given = fmt.Sprintf("--%s %v", n.flag, a)
 			}
 		}
-		return usagef("%s contradicts the run's %s = %v; on --resume only --epochs, --time-limit and --checkpoint-every may change", given, p.Name, r)
+		return usagef("%s contradicts the run's %s = %v; on --resume only --epochs, --devices, --time-limit and --checkpoint-every may change", given, p.Name, r)
 	}
 	return nil
 }
@@ -337,7 +338,11 @@ func trainCmd(args []string, io stdio) error {
 	if *every < 0 {
 		return usagef("--checkpoint-every %v: want 0 (none within an epoch) or a duration", *every)
 	}
-	summary, err := runTraining(ctx, &d, training.Options{Out: *out, Resume: *resume, Epochs: epochsFlag(fs), Deadline: deadline(*limit), CheckpointInterval: *every}, *backendName, io)
+	opt := training.Options{Out: *out, Resume: *resume, Epochs: epochsFlag(fs), Deadline: deadline(*limit), CheckpointInterval: *every}
+	if *resume {
+		opt.Devices = flagValue(fs, "devices") // a checkpoint resumes on any number of devices
+	}
+	summary, err := runTraining(ctx, &d, opt, *backendName, io)
 	if err != nil {
 		return err
 	}
@@ -350,6 +355,17 @@ func deadline(limit time.Duration) time.Time {
 		return time.Time{}
 	}
 	return time.Now().Add(limit)
+}
+
+// flagValue returns the value of the flag name if given on the command line, else "".
+func flagValue(fs *flag.FlagSet, name string) string {
+	value := ""
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == name {
+			value = f.Value.String()
+		}
+	})
+	return value
 }
 
 // epochsFlag returns the --epochs value if given on the command line, else 0.
@@ -393,10 +409,17 @@ func runTraining(ctx *context.Context, d *dataFlags, opt training.Options, backe
 	if opt.Backend, err = newBackend(backendName, io); err != nil {
 		return nil, err
 	}
-	c, err := model.ReadConfig(ctx)
+	if opt.Devices != "" {
+		ctx.SetParam(training.ParamDevices, opt.Devices)
+	}
+	cfg, err := training.ReadConfig(ctx)
 	if err != nil {
 		return nil, err
 	}
+	if _, err := training.ResolveDevices(cfg, opt.Backend); err != nil { // before the data are loaded
+		return nil, usageError{err.Error()}
+	}
+	c := cfg.Model
 	task, err := training.LoadTask(d.Source, c, d.CacheDir, io.err)
 	var subset *training.SubsetError
 	if errors.As(err, &subset) {

@@ -49,13 +49,25 @@ func pointSources(b *batch.Batch, e batch.Edges) (src []int32, mask []float32) {
 	return src, mask
 }
 
-// input is one tensor of a batch the model reads: how Tensors makes it from a batch, and
-// where it goes in Inputs.
+// input is one tensor of a batch the model reads: how Tensors makes it from a batch, where it
+// goes in Inputs, and what its values index, if anything.
 type input struct {
 	name   string
 	tensor func(b *batch.Batch) *tensors.Tensor
 	node   func(in *Inputs, x *Node)
+	index  indexSpace
 }
+
+// indexSpace is what the values of an input index: nothing (features, masks, counts), the
+// batch's product nodes, its graph slots or its bond-table rows. Shards offsets them.
+type indexSpace int
+
+const (
+	values indexSpace = iota
+	nodeIndex
+	slotIndex
+	bondIndex
+)
 
 // schema lists, in order, the inputs a model configured by c reads from data of spec: the one
 // description of them that Tensors (batch → tensors) and New (graph nodes → Inputs) both
@@ -64,35 +76,35 @@ func schema(c Config, spec Spec) []input {
 	in := []input{
 		{"node_features", func(b *batch.Batch) *tensors.Tensor {
 			return tensors.FromFlatDataAndDimensions(b.NodeFeatures, b.Nodes, b.NodeWidth)
-		}, func(in *Inputs, x *Node) { in.NodeFeatures = x }},
+		}, func(in *Inputs, x *Node) { in.NodeFeatures = x }, values},
 		{"marks", func(b *batch.Batch) *tensors.Tensor {
 			if w := len(b.Marks) / b.Nodes; w > 1 {
 				return tensors.FromFlatDataAndDimensions(b.Marks, b.Nodes, w)
 			}
 			return tensors.FromFlatDataAndDimensions(b.Marks, b.Nodes)
-		}, func(in *Inputs, x *Node) { in.Marks = x }},
+		}, func(in *Inputs, x *Node) { in.Marks = x }, values},
 		{"pe", func(b *batch.Batch) *tensors.Tensor {
 			pe, k := b.PE, len(b.PE)/b.Nodes
 			if k == 0 {
 				pe, k = make([]float32, b.Nodes), 1
 			}
 			return tensors.FromFlatDataAndDimensions(pe, b.Nodes, k)
-		}, func(in *Inputs, x *Node) { in.PE = x }},
+		}, func(in *Inputs, x *Node) { in.PE = x }, values},
 		{"node_graph", func(b *batch.Batch) *tensors.Tensor {
 			return tensors.FromFlatDataAndDimensions(b.NodeGraph, b.Nodes, 1)
-		}, func(in *Inputs, x *Node) { in.NodeGraph = x }},
+		}, func(in *Inputs, x *Node) { in.NodeGraph = x }, slotIndex},
 		{"node_subgraph", func(b *batch.Batch) *tensors.Tensor {
 			return tensors.FromFlatDataAndDimensions(b.NodeSubgraph, b.Nodes, 1)
-		}, func(in *Inputs, x *Node) { in.NodeSubgraph = x }},
+		}, func(in *Inputs, x *Node) { in.NodeSubgraph = x }, nodeIndex}, // subgraph numbers are below Nodes
 		{"node_mask", func(b *batch.Batch) *tensors.Tensor {
 			return tensors.FromFlatDataAndDimensions(b.NodeMask, b.Nodes)
-		}, func(in *Inputs, x *Node) { in.NodeMask = x }},
+		}, func(in *Inputs, x *Node) { in.NodeMask = x }, values},
 		{"graph_n", func(b *batch.Batch) *tensors.Tensor {
 			return tensors.FromFlatDataAndDimensions(b.GraphN, b.Graphs+1)
-		}, func(in *Inputs, x *Node) { in.GraphN = x }},
+		}, func(in *Inputs, x *Node) { in.GraphN = x }, values},
 		{"graph_nodes", func(b *batch.Batch) *tensors.Tensor {
 			return tensors.FromFlatDataAndDimensions(b.GraphNodes, b.Graphs+1)
-		}, func(in *Inputs, x *Node) { in.GraphNodes = x }},
+		}, func(in *Inputs, x *Node) { in.GraphNodes = x }, values},
 		{"bond_table", func(b *batch.Batch) *tensors.Tensor {
 			table, w := b.Bonds, b.BondWidth
 			if w == 0 { // no bond in the batch: a table of category 0, which no real message reads
@@ -100,16 +112,16 @@ func schema(c Config, spec Spec) []input {
 				table = make([]int32, b.BondTypes*w)
 			}
 			return tensors.FromFlatDataAndDimensions(table, b.BondTypes, w)
-		}, func(in *Inputs, x *Node) { in.BondTable = x }},
+		}, func(in *Inputs, x *Node) { in.BondTable = x }, values},
 	}
 	if c.Execution == Dense {
 		in = append(in,
 			input{"adjacency", func(b *batch.Batch) *tensors.Tensor {
 				return tensors.FromFlatDataAndDimensions(b.Adjacency, b.Graphs, b.GridSize, b.GridSize)
-			}, func(in *Inputs, x *Node) { in.Adjacency = x }},
+			}, func(in *Inputs, x *Node) { in.Adjacency = x }, values},
 			input{"bond_grid", func(b *batch.Batch) *tensors.Tensor {
 				return tensors.FromFlatDataAndDimensions(b.BondGrid, b.Graphs, b.GridSize, b.GridSize)
-			}, func(in *Inputs, x *Node) { in.BondGrid = x }})
+			}, func(in *Inputs, x *Node) { in.BondGrid = x }, values})
 	}
 	for _, name := range c.connectivities() {
 		kind, _ := product.KindOf(name, c.TupleK)
@@ -126,27 +138,27 @@ func schema(c Config, spec Spec) []input {
 				input{name + "/src", func(b *batch.Batch) *tensors.Tensor {
 					src, _ := pointSources(b, edges(b))
 					return tensors.FromFlatDataAndDimensions(src, b.Nodes, 1)
-				}, func(in *Inputs, x *Node) { set(in, func(m *Messages) { m.Src = x }) }},
+				}, func(in *Inputs, x *Node) { set(in, func(m *Messages) { m.Src = x }) }, nodeIndex},
 				input{name + "/mask", func(b *batch.Batch) *tensors.Tensor {
 					_, mask := pointSources(b, edges(b))
 					return tensors.FromFlatDataAndDimensions(mask, b.Nodes)
-				}, func(in *Inputs, x *Node) { set(in, func(m *Messages) { m.Mask = x }) }})
+				}, func(in *Inputs, x *Node) { set(in, func(m *Messages) { m.Mask = x }) }, values})
 			continue
 		}
 		in = append(in,
 			input{name + "/src", func(b *batch.Batch) *tensors.Tensor {
 				e := edges(b)
 				return tensors.FromFlatDataAndDimensions(e.Src, e.Len(), 1)
-			}, func(in *Inputs, x *Node) { set(in, func(m *Messages) { m.Src = x }) }},
+			}, func(in *Inputs, x *Node) { set(in, func(m *Messages) { m.Src = x }) }, nodeIndex},
 			input{name + "/dst", func(b *batch.Batch) *tensors.Tensor {
 				e := edges(b)
 				return tensors.FromFlatDataAndDimensions(e.Dst, e.Len(), 1)
-			}, func(in *Inputs, x *Node) { set(in, func(m *Messages) { m.Dst = x }) }})
+			}, func(in *Inputs, x *Node) { set(in, func(m *Messages) { m.Dst = x }) }, nodeIndex})
 		if kind == product.Neighbours {
 			in = append(in, input{name + "/bond", func(b *batch.Batch) *tensors.Tensor {
 				e := edges(b)
 				return tensors.FromFlatDataAndDimensions(e.Bond, e.Len(), 1)
-			}, func(in *Inputs, x *Node) { set(in, func(m *Messages) { m.Bond = x }) }})
+			}, func(in *Inputs, x *Node) { set(in, func(m *Messages) { m.Bond = x }) }, bondIndex})
 		}
 	}
 	return in

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/gomlx/gomlx/pkg/core/distributed"
+	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 
 	"github.com/sgformer/sgformer/sgformer/batch"
@@ -147,11 +149,15 @@ type epochData struct {
 	task    *Task
 	batches batching
 	seed    int
-	epoch   int
-	order   []int
-	pos     int // training graphs yielded so far in the epoch
-	source  *rand.PCG
-	rng     *rand.Rand // draws from source
+	// devices, when more than 1, is how many devices each batch is split among (shardedData),
+	// laid out by sharding.
+	devices  int
+	sharding sharding
+	epoch    int
+	order    []int
+	pos      int // training graphs yielded so far in the epoch
+	source   *rand.PCG
+	rng      *rand.Rand // draws from source
 	// random is source's state after the batches yielded so far, what a checkpoint saves: the
 	// batch built ahead has drawn from source already.
 	random []byte
@@ -166,13 +172,38 @@ type epochData struct {
 	newShapeAt time.Time
 }
 
-// prefetched is a batch built ahead: the inputs and labels of the training graphs up to end,
-// and source's state after it.
+// prefetched is a batch built ahead: the inputs and labels of the training graphs up to end
+// (on several devices, dinputs and dlabels instead), and source's state after it.
 type prefetched struct {
-	end            int
-	inputs, labels []*tensors.Tensor
-	random         []byte
-	err            error
+	end              int
+	inputs, labels   []*tensors.Tensor
+	dinputs, dlabels []*distributed.Tensor
+	random           []byte
+	err              error
+}
+
+// shapes returns the shapes of the inputs, on one device (those a program is compiled for).
+func (b prefetched) shapes() []shapes.Shape {
+	out := shapesOf(b.inputs)
+	for _, x := range b.dinputs {
+		out = append(out, x.ShardShape())
+	}
+	return out
+}
+
+// spec is the batch's spec for the trainer. GoMLX compiles one graph per input shape and
+// caches at most 32 per spec; batches of molecules with sampling reach more shapes than that
+// (node, edge and graph counts are bucketed independently), so the spec is the bucketed node
+// count: one cache per size.
+func (b prefetched) spec() any { return b.shapes()[0].Dimensions[0] }
+
+// free frees the batch's tensors: built and never taken.
+func (b prefetched) free() {
+	finalize(b.inputs)
+	finalize(b.labels)
+	for _, x := range append(b.dinputs, b.dlabels...) {
+		_ = x.Finalize()
+	}
 }
 
 // start prepares epoch (counted from 1): the training examples in a fresh random order.
@@ -217,29 +248,40 @@ func (d *epochData) Reset() {}
 // Yield returns the next batch of the epoch; the one after it is built while the trainer runs
 // this one.
 func (d *epochData) Yield() (spec any, inputs, labels []*tensors.Tensor, err error) {
+	b, err := d.next()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return b.spec(), b.inputs, b.labels, nil
+}
+
+// next returns the next batch of the epoch, Yield's or shardedData's.
+func (d *epochData) next() (prefetched, error) {
 	if d.pos >= len(d.order) {
-		return nil, nil, nil, io.EOF
+		return prefetched{}, io.EOF
 	}
 	if d.built == nil {
-		d.built = runAhead(d.batchesFrom(d.pos), func(b prefetched) { finalize(b.inputs); finalize(b.labels) })
+		d.built = runAhead(d.batchesFrom(d.pos), prefetched.free)
 	}
 	began := time.Now()
 	b, ok := d.built.next()
 	d.waited += time.Since(began)
 	if !ok { // pos < len(order): only a failed batch ends the sequence early
-		return nil, nil, nil, fmt.Errorf("training: %s: no batch after a failed one", d.Name())
+		return b, fmt.Errorf("training: %s: no batch after a failed one", d.Name())
 	}
 	if b.err != nil {
-		return nil, nil, nil, fmt.Errorf("training: batch of %s: %w", d.Name(), b.err)
+		return b, fmt.Errorf("training: batch of %s: %w", d.Name(), b.err)
 	}
 	d.pos, d.random = b.end, b.random
-	if d.compiled.add(b.inputs) {
+	if d.compiled.add(b.shapes()) {
 		d.newShapeAt = time.Now()
 	}
-	// GoMLX compiles one graph per input shape and caches at most 32 per spec; batches of
-	// molecules with sampling reach more shapes than that (node, edge and graph counts are
-	// bucketed independently), so the spec is the bucketed node count: one cache per size.
-	return b.inputs[0].Shape().Dimensions[0], b.inputs, b.labels, nil
+	return b, nil
+}
+
+// stepsLeft is the number of batches of the epoch from pos on.
+func (d *epochData) stepsLeft() int {
+	return (len(d.order) - d.pos + d.batches.size - 1) / d.batches.size
 }
 
 // batchesFrom yields the epoch's batches from the training graph at from on, in order, up to
@@ -269,9 +311,22 @@ func (d *epochData) build(from int) prefetched {
 	if d.batches.signFlips {
 		flips = d.rng
 	}
-	inputs, labels, err := d.batches.build(examples, func(int) *rand.Rand { return d.rng }, flips)
-	b := prefetched{end: end, inputs: inputs, labels: labels, err: err}
-	if err == nil {
+	roots := func(int) *rand.Rand { return d.rng }
+	var b prefetched
+	if d.devices > 1 {
+		var inputs, labels [][]*tensors.Tensor
+		inputs, labels, b.err = d.batches.buildShards(examples, d.devices, roots, flips)
+		if b.err == nil {
+			b.dinputs, b.err = d.sharding.tensors(inputs)
+		}
+		if b.err == nil {
+			b.dlabels, b.err = d.sharding.tensors(labels)
+		}
+	} else {
+		b.inputs, b.labels, b.err = d.batches.build(examples, roots, flips)
+	}
+	b.end = end
+	if b.err == nil {
 		b.random, b.err = d.source.MarshalBinary()
 	}
 	return b

@@ -36,6 +36,7 @@ const (
 	ParamBucket          = "bucket"       // growth factor between padded batch sizes
 	ParamSignFlip        = "pe_sign_flip" // random PE sign flips in training
 	ParamMetric          = "metric"       // "mae", "rmse", "rocauc" or "ap"
+	ParamDevices         = "devices"      // devices each training step runs on: a number, or "all" (devices.go)
 )
 
 // Schedules (ParamSchedule).
@@ -70,6 +71,7 @@ var Params = []model.Param{
 	param(ParamSeed, 0, "random seed (weights, shuffling, sampling, sign flips, dropout)"),
 	param(ParamBucket, 1.15, "growth factor between the padded sizes of batches"),
 	param(ParamSignFlip, true, "flip the sign of each PE column at random in training"),
+	param(ParamDevices, "1", `devices each training step runs on, the batch split among them (data parallel): a number, or "all" of the backend's`),
 }
 
 func param(name string, def any, usage string) model.Param {
@@ -104,6 +106,8 @@ type Config struct {
 	EvalSamples, Seed     int
 	Bucket                float64
 	SignFlip              bool
+	// Devices is ParamDevices as given; Train resolves it against the backend (ResolveDevices).
+	Devices string
 }
 
 // ReadConfig reads and validates the hyperparameters in ctx. Its errors name the parameter.
@@ -121,7 +125,7 @@ func ReadConfig(ctx *context.Context) (Config, error) {
 		ASAMRho: f(ParamASAMRho), ASAMEta: f(ParamASAMEta), Schedule: s(ParamSchedule), WarmupEpochs: i(ParamWarmupEpochs),
 		PlateauFactor: f(ParamPlateauFactor), PlateauPatience: i(ParamPlateauPatience), MinLearningRate: f(ParamMinLearningRate),
 		SamplingRatio: f(ParamSamplingRatio), EvalSamples: i(ParamEvalSamples), Seed: i(ParamSeed), Bucket: f(ParamBucket),
-		SignFlip: model.Get[bool](ctx, Params, ParamSignFlip),
+		SignFlip: model.Get[bool](ctx, Params, ParamSignFlip), Devices: s(ParamDevices),
 	}
 	if c.Metric, err = metrics.ByName(s(ParamMetric)); err != nil {
 		return c, fmt.Errorf("training: %s: %w", ParamMetric, err)
@@ -167,6 +171,9 @@ func ReadConfig(ctx *context.Context) (Config, error) {
 		return bad(ParamEvalSamples, c.EvalSamples, "at least 1")
 	case !(c.Bucket >= 1):
 		return bad(ParamBucket, c.Bucket, "≥ 1")
+	}
+	if _, err := parseDevices(c.Devices); err != nil {
+		return c, err
 	}
 	return c, nil
 }

@@ -109,7 +109,7 @@ func (p *Predictor) Predict(examples []batch.Example) ([][]float64, error) {
 		for i, x := range b.inputs {
 			args[i] = x
 		}
-		if p.compiled.add(b.inputs) {
+		if p.compiled.add(shapesOf(b.inputs)) {
 			began := time.Now()
 			if err := p.exec.PreCompile(args...); err != nil {
 				finalize(b.inputs)

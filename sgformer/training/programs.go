@@ -3,6 +3,7 @@ package training
 import (
 	"strings"
 
+	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 )
 
@@ -15,11 +16,11 @@ type compilations struct {
 	seconds float64
 }
 
-// add reports whether inputs have a shape not seen before, which it counts.
-func (c *compilations) add(inputs []*tensors.Tensor) bool {
+// add reports whether inputs of these shapes were not seen before, which it counts.
+func (c *compilations) add(inputs []shapes.Shape) bool {
 	var key strings.Builder
 	for _, x := range inputs {
-		key.WriteString(x.Shape().String())
+		key.WriteString(x.String())
 	}
 	if c.seen[key.String()] {
 		return false
@@ -37,4 +38,13 @@ func (c *compilations) take() (int, float64) {
 	n, s := c.count, c.seconds
 	c.count, c.seconds = 0, 0
 	return n, s
+}
+
+// shapesOf returns the shapes of xs.
+func shapesOf(xs []*tensors.Tensor) []shapes.Shape {
+	out := make([]shapes.Shape, len(xs))
+	for i, x := range xs {
+		out[i] = x.Shape()
+	}
+	return out
 }

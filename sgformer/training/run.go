@@ -50,6 +50,9 @@ type Options struct {
 	Resume bool
 	// Epochs, when positive, overrides the number of epochs (e.g. to extend a resumed run).
 	Epochs int
+	// Devices, when not empty, overrides ParamDevices (e.g. to resume a run on another number
+	// of devices: a checkpoint does not depend on it).
+	Devices string
 	// Progress receives a progress bar (rate and ETA over the whole run), for a terminal; Log
 	// one line per epoch, with the ETA of the run, and without Progress a line at most every
 	// StepLogInterval (0: a minute) within an epoch (graphs done, rate, the epoch's ETA). Either
@@ -194,7 +197,14 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 	if opt.Epochs > 0 {
 		ctx.SetParam(ParamEpochs, opt.Epochs)
 	}
+	if opt.Devices != "" {
+		ctx.SetParam(ParamDevices, opt.Devices)
+	}
 	cfg, err := ReadConfig(ctx)
+	if err != nil {
+		return nil, err
+	}
+	devices, err := ResolveDevices(cfg, opt.Backend)
 	if err != nil {
 		return nil, err
 	}
@@ -257,8 +267,16 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 		}
 		trainer.SetContext(ctx.Checked(false))
 	}
-	data := &epochData{task: task, batches: batches, seed: cfg.Seed}
+	data := &epochData{task: task, batches: batches, seed: cfg.Seed, devices: devices}
 	defer data.stop()
+	if devices > 1 {
+		if data.sharding, err = newSharding(devices); err != nil {
+			return nil, err
+		}
+		if opt.Log != nil {
+			fmt.Fprintf(opt.Log, "training on %d devices of backend %s, each batch of %d graphs split among them\n", devices, backend.Kind(opt.Backend), cfg.BatchSize)
+		}
+	}
 	loop := train.NewLoop(trainer)
 	var lossSum float64
 	var lossCount int
@@ -364,7 +382,13 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 		trainStart = time.Now().Add(-trainSoFar)
 		startPos, logged0, logged = data.pos, time.Now(), time.Now()
 		if data.pos < len(data.order) {
-			if _, err := loop.RunEpochs(data, 1); err != nil {
+			var err error
+			if devices > 1 { // GoMLX's RunEpochs runs single-device datasets only
+				_, err = loop.RunSteps(shardedData{data}, data.stepsLeft())
+			} else {
+				_, err = loop.RunEpochs(data, 1)
+			}
+			if err != nil {
 				if !stopped(opt.Stop) {
 					return nil, fmt.Errorf("training: epoch %d: %w", epoch, err)
 				}
