@@ -218,6 +218,9 @@ func (t *tuDataset) readBonds(aPath, labelPath string) error {
 	if err != nil {
 		return err
 	}
+	if len(arcs) == 0 { // no bond category to embed: not a dataset of molecules
+		return fmt.Errorf("%s lists no edge", aName)
+	}
 	labels, lName, err := readLabels(labelPath, "bond")
 	if err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"net/http"
@@ -149,6 +150,7 @@ func TestAlchemyMalformed(t *testing.T) {
 		{"edge listed twice", map[string]string{alchemyA: a + "1, 2\n", alchemyEdgeLabels: aLabels + "1\n"}, alchemyA + ":48: edge (1, 2) listed again (first on line"},
 		{"edge without reverse", map[string]string{alchemyA: a + "1, 3\n", alchemyEdgeLabels: aLabels + "1\n"}, alchemyA + ":48: edge (1, 3) without its reverse (3, 1)"},
 		{"reverse with another label", map[string]string{alchemyA: a + "1, 3\n3, 1\n", alchemyEdgeLabels: aLabels + "1\n2\n"}, "edge (1, 3) has label category 0, its reverse (line 49) 1"},
+		{"no edge", map[string]string{alchemyA: "", alchemyEdgeLabels: ""}, alchemyA + " lists no edge"},
 		{"an edge label short", map[string]string{alchemyEdgeLabels: "1\n"}, alchemyA + " lists 47 edges"},
 		{"a target line short", map[string]string{alchemyTargets: strings.Repeat(twelve, 7)}, alchemyTargets + ": 7 lines of targets, but"},
 		{"a target line too many", map[string]string{alchemyTargets: targets + twelve}, alchemyTargets + ":9: targets for graph 9, but"},
@@ -229,13 +231,7 @@ func TestDownloadAlchemy(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if !slices.Equal(names, slices.Sorted(func(yield func(string) bool) {
-		for name := range sums {
-			if !yield(name) {
-				return
-			}
-		}
-	})) {
+	if !slices.Equal(names, slices.Sorted(maps.Keys(sums))) {
 		t.Errorf("data directory holds %v, want the %d files read", names, len(sums))
 	}
 	ds, err := pinned.read(dir)
