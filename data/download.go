@@ -42,10 +42,16 @@ func Download(ctx context.Context, name, dir string, progress io.Writer) error {
 // end. When the network is unreachable the error says how to obtain the
 // files by hand.
 //
+// A source whose sums are not pinned yet (s.Pending) is refused before anything is fetched,
+// with the files to put in place by hand.
+//
 // A failed download removes what it created (.download, and dir if it made it), except what
 // a later call resumes from: a partial archive (.part) or a whole one that the extra files or
 // the network failed after; the error then names it.
 func (s Source) Download(ctx context.Context, dir string, client *http.Client, progress io.Writer) (err error) {
+	if s.Pending != "" {
+		return fmt.Errorf("data: cannot download %s: %s.\n%s", s.Name, s.Pending, s.offline(dir))
+	}
 	if s.verify(dir) == nil {
 		return nil
 	}

@@ -182,3 +182,47 @@ func FuzzMoleculeCSV(f *testing.F) {
 		}
 	})
 }
+
+var alchemyFuzzFiles = []string{alchemyIndicator, alchemyNodeLabels, alchemyA, alchemyEdgeLabels, alchemyTargets,
+	alchemySplit[0], alchemySplit[1], alchemySplit[2]}
+
+// FuzzAlchemy: alchemy_full's TU files and the three index files. Alchemy neither panics, hangs
+// nor allocates more than its input justifies, errors name a file, and what it reads has 12
+// finite targets per entry and every entry in the split.
+func FuzzAlchemy(f *testing.F) {
+	var fixture []string
+	for _, name := range alchemyFuzzFiles {
+		b, err := os.ReadFile(filepath.Join(alchemyFixture, name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		fixture = append(fixture, string(b))
+	}
+	f.Add(joinParts(fixture...))
+	twelve := strings.Repeat("1, ", 11) + "1\n"
+	f.Add(joinParts("1\n1\n2\n", "3\n1\n1\n", "1, 2\n2, 1\n3, 3\n", "1\n1\n2\n", twelve+strings.Replace(twelve, "1", "2", 1), "0,0,1", "1", "0"))
+	f.Add(joinParts("1\n", "1\n", "", "", twelve+twelve, "0", "0", "0"))
+	f.Add(joinParts("1\n2\n", "1\n1\n", "1, 2\n", "1\n", twelve+twelve, "0", "1", "2147483648"))
+	defer memory.SetLimit(16 << 20)()
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		writeParts(t, dir, data, alchemyFuzzFiles)
+		before := memory.Allocated()
+		ds, err := Alchemy(dir)
+		checkAllocated(t, before, len(data), 2000)
+		if err != nil {
+			if !strings.Contains(err.Error(), dir) {
+				t.Fatalf("error %q names no file", err)
+			}
+			return
+		}
+		if len(ds.Labels) != AlchemyTasks*len(ds.Graphs) || len(ds.Split.Train)+len(ds.Split.Valid)+len(ds.Split.Test) != len(ds.Graphs) {
+			t.Fatalf("%d labels, split %v for %d graphs", len(ds.Labels), ds.Split, len(ds.Graphs))
+		}
+		for i, y := range ds.Labels {
+			if math.IsNaN(y) || math.IsInf(y, 0) {
+				t.Fatalf("label %d is %v", i, y)
+			}
+		}
+	})
+}

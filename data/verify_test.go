@@ -115,10 +115,10 @@ func TestLoadModifiedOGB(t *testing.T) {
 }
 
 // Every known dataset's pinned content digest is that of the shared copy, which Load accepts.
-// ZINC-full and Peptides-struct, of which there is no copy, are checked by their published
-// split sizes instead.
+// ZINC-full, Peptides-struct and Alchemy-12k, of which there is no copy, are checked by their
+// published split sizes instead.
 func TestPinnedDigests(t *testing.T) {
-	bySizes := map[string][3]int{"zinc-full": {220011, 24445, 5000}, "peptides-struct": {10873, 2331, 2331}}
+	bySizes := map[string][3]int{"zinc-full": {220011, 24445, 5000}, "peptides-struct": {10873, 2331, 2331}, "alchemy12k": {10000, 1000, 1000}}
 	for _, s := range data.Sources {
 		t.Run(s.Name, func(t *testing.T) {
 			if sizes, ok := bySizes[s.Name]; ok {

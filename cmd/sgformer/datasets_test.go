@@ -8,7 +8,7 @@ import (
 // An unknown dataset is a usage error that lists every dataset the command accepts, the
 // built-in synthetic ones included, from one list.
 func TestUnknownDataset(t *testing.T) {
-	all := "(available: synthetic, synthetic-4cycles, zinc12k, zinc-full, ogbg-molesol, ogbg-molbace, ogbg-molhiv, peptides-func, peptides-struct, or csv:FILE for a table of molecules)"
+	all := "(available: synthetic, synthetic-4cycles, zinc12k, zinc-full, ogbg-molesol, ogbg-molbace, ogbg-molhiv, peptides-func, peptides-struct, alchemy12k, or csv:FILE for a table of molecules)"
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -17,7 +17,7 @@ func TestUnknownDataset(t *testing.T) {
 		{[]string{"compare", "--dataset", "qm9", "--out", t.TempDir()}, all},
 		{[]string{"ablate", "--dataset", "qm9", "--out", t.TempDir()}, all},
 		{[]string{"preprocess", "--dataset", "qm9", "--out", t.TempDir()}, all},
-		{[]string{"download", "--dataset", "qm9"}, "(available: zinc12k, zinc-full, ogbg-molesol, ogbg-molbace, ogbg-molhiv, peptides-func, peptides-struct; synthetic and synthetic-4cycles are built in)"},
+		{[]string{"download", "--dataset", "qm9"}, "(available: zinc12k, zinc-full, ogbg-molesol, ogbg-molbace, ogbg-molhiv, peptides-func, peptides-struct, alchemy12k; synthetic and synthetic-4cycles are built in)"},
 	} {
 		code, _, stderr := runCLI(t, "", tc.args...)
 		if code != 2 || !strings.Contains(stderr, `unknown dataset "qm9" `+tc.want) {

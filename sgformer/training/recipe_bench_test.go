@@ -55,7 +55,7 @@ func baselineChanges(name string) map[string]any {
 }
 
 // BenchmarkRecipeStep times one training step and one inference batch of each of the paper's
-// recipes (Recipes; Alchemy-12k, which no reader loads, and our synthetic task left out) on the
+// recipes (Recipes; Alchemy-12k, of which no copy is at hand, and our synthetic task left out) on the
 // first training graphs of its dataset from the shared data, the batch the recipe's size
 // (benchBatch) and, when it samples, its subgraphs drawn at the recipe's ratio: the model, the
 // optimizer (ASAM takes two passes), the loss and the start of Train, after a first step and

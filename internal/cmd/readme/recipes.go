@@ -13,7 +13,8 @@ import (
 )
 
 // specs are the data dimensions of the datasets with recipes, for the parameter counts
-// (Alchemy, read by no reader here, has none).
+// (Alchemy has none: the authors' count assumes OGB's tables, and their Alchemy model embeds
+// atoms and bonds with linear maps, yamls/alchemy_deterministic.yaml).
 var specs = map[string]model.Spec{
 	"zinc12k":         {NodeVocab: []int{28}, EdgeVocab: []int{4}, Tasks: 1},
 	"zinc-full":       {NodeVocab: []int{28}, EdgeVocab: []int{4}, Tasks: 1},

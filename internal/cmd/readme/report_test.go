@@ -61,7 +61,7 @@ func TestPlannedStatus(t *testing.T) {
 		{cellOf(zincTable, "zinc-full", subgraphormerPE, 1), "needs data: `zinc_full` is not in the shared data, and this machine cannot download it", "—"},
 		{cellOf(ogbTable, molhiv, subgraphormerPE, 1), "needs GPU: its benchmark did not finish on this machine (exit status 137)", "—"},
 		{cellOf(ogbTable, molbace, subgraphormerPE, 1), "not measured", "—"},
-		{cellOf(alchemyTable, "alchemy12k", subgraphormerPE, 1), "needs data: no reader for it yet, and this machine cannot download it", "—"},
+		{cellOf(alchemyTable, "alchemy12k", subgraphormerPE, 1), "needs data: `alchemy12k` is not in the shared data, and this machine cannot download it", "—"},
 		// (32 × 1 s × 85 + 32 × 0.5 s × 114) × 200 epochs × 3 seeds = 757 h
 		{cellOf(peptidesTable, "peptides-func", subgraphormerPE, 0.3), "needs GPU", "≈ 757"},
 	} {
