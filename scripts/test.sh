@@ -8,7 +8,7 @@
 #                            tests on the real datasets, on XLA and the minutes-long ones
 #
 # Each stage is timed; the times are printed at the end and, with SGFORMER_TEST_TIMES=FILE,
-# written to FILE as JSON lines (docs/testing.md renders results/testing/times.jsonl).
+# written to FILE as JSON lines (docs/testing.md renders those of results/testing/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-all}"
