@@ -109,7 +109,7 @@ func TestCountProduct(t *testing.T) {
 	}
 	const n, edges, root, degree = 10, 10, 1, 4
 	for _, tc := range []struct {
-		connectivity string
+		connectivity product.Name
 		want         ProductCounts
 	}{
 		// (s, v) ← (s, w), w ~ v: the 2|E| edges of subgraph s, all inside it.
@@ -272,10 +272,10 @@ func TestSamplingFrame(t *testing.T) {
 	if len(c.Roots) != 5 || !slices.Equal(c.Roots, roots) || c.Nodes != 50 || sp.NumNodes() != 50 || len(c.Draws) != 4 {
 		t.Errorf("counts %+v, want draw 0's 5 roots %v and 50 nodes", c, roots)
 	}
-	for _, name := range []string{"internal", "external", "point"} {
+	for _, name := range []product.Name{product.Internal, product.External, product.Point} {
 		e, _ := sp.Connectivity(name)
-		if c.Kept[name] != e.Len() || f.Data[name] != fmt.Sprint(e.Len()) {
-			t.Errorf("%s: %d kept, data %s; the sampled graph has %d", name, c.Kept[name], f.Data[name], e.Len())
+		if c.Kept[name] != e.Len() || f.Data[name.String()] != fmt.Sprint(e.Len()) {
+			t.Errorf("%s: %d kept, data %s; the sampled graph has %d", name, c.Kept[name], f.Data[name.String()], e.Len())
 		}
 	}
 	if c.Covered < 5 || c.Covered > 10 || c.Expected != 10*(1-0.5*0.5*0.5*0.5) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/sgformer/sgformer/plots"
 	"github.com/sgformer/sgformer/sgformer/product"
@@ -12,13 +13,13 @@ import (
 // ProductConnectivities are the connectivities of pairs the product-graph explorer offers: the
 // paper's internal A_G, external A_{G^S} and point-wise A_point (Sec. 3.1), and the global
 // ones of Appendix A.
-var ProductConnectivities = []string{"internal", "external", "point", "global_internal", "global_external"}
+var ProductConnectivities = []product.Name{product.Internal, product.External, product.Point, product.GlobalInternal, product.GlobalExternal}
 
 // ProductView is a state of the product-graph explorer: the subgraph rooted at Root, and the
 // connectivity whose messages into it are shown.
 type ProductView struct {
 	Root         int
-	Connectivity string
+	Connectivity product.Name
 }
 
 // ProductCounts are the counts the product-graph explorer reports for a view.
@@ -81,21 +82,10 @@ func CountProduct(p *product.Graph, view ProductView) (ProductCounts, []float64,
 	return c, role, nil
 }
 
-// connectivityLabel names a connectivity as the paper writes it.
-func connectivityLabel(name string) string {
-	switch name {
-	case "internal":
-		return "internal A_G = I ⊗ A"
-	case "external":
-		return "external A_{G^S} = A ⊗ I"
-	case "point":
-		return "point A_point"
-	case "global_internal":
-		return "global internal I ⊗ (11ᵀ − I)"
-	case "global_external":
-		return "global external (11ᵀ − I) ⊗ I"
-	}
-	return name
+// connectivityLabel names a connectivity of pairs as the paper writes it, such as
+// "internal A_G = I ⊗ A".
+func connectivityLabel(name product.Name) string {
+	return strings.ReplaceAll(name.String(), "_", " ") + " " + name.Notation(2)
 }
 
 // ProductFrame draws a view of the product-graph explorer for molecule m (p from
@@ -139,7 +129,7 @@ func ProductFrame(m *Molecule, p *product.Graph, view ProductView) (Frame, error
 		State:    fmt.Sprintf("root=%d connectivity=%s", s, view.Connectivity),
 		Lines:    lines,
 		Data: map[string]string{
-			"root": strconv.Itoa(s), "connectivity": view.Connectivity, "n": strconv.Itoa(n),
+			"root": strconv.Itoa(s), "connectivity": view.Connectivity.String(), "n": strconv.Itoa(n),
 			"nodes": strconv.Itoa(c.Nodes), "edges": strconv.Itoa(c.Edges), "edges-in": strconv.Itoa(c.EdgesIn),
 			"from-inside": strconv.Itoa(c.FromInside), "from-outside": strconv.Itoa(c.FromOutside), "neighbours": strconv.Itoa(c.Neighbours),
 		},
@@ -162,12 +152,16 @@ func ExploreProduct(molecule string) error {
 		return err
 	}
 	n := m.Graph.N()
+	options := make([]string, len(ProductConnectivities))
+	for i, c := range ProductConnectivities {
+		options[i] = c.String()
+	}
 	e := &explorer{
 		name:  "product",
 		title: "G□G of " + m.Name,
 		knobs: []knob{
 			{name: "root", label: "root s", min: 0, max: n - 1},
-			{name: "connectivity", label: "connectivity", options: ProductConnectivities},
+			{name: "connectivity", label: "connectivity", options: options},
 		},
 		draw: func(values []int) (Frame, []int, error) {
 			values = slices.Clone(values)

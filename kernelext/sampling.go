@@ -36,7 +36,7 @@ type SamplingCounts struct {
 	Nodes int
 	// Kept and Total give, per connectivity (internal, external, point), the edges draw 0
 	// keeps and those of the full bag.
-	Kept, Total map[string]int
+	Kept, Total map[product.Name]int
 	// Draws holds the roots of every evaluation draw; Covered counts the roots kept by at least
 	// one of them, and Expected is its expectation n·(1 − (1 − k/n)^E).
 	Draws    [][]int
@@ -51,7 +51,7 @@ func CountSampling(p *product.Graph, view SamplingView) (SamplingCounts, *produc
 	if view.Draws < 1 {
 		return SamplingCounts{}, nil, fmt.Errorf("kernelext: %d evaluation draws, want at least 1", view.Draws)
 	}
-	c := SamplingCounts{Kept: map[string]int{}, Total: map[string]int{}}
+	c := SamplingCounts{Kept: map[product.Name]int{}, Total: map[product.Name]int{}}
 	covered := make([]bool, n)
 	for d := range view.Draws {
 		roots, err := SampleDraw(n, view.Ratio, view.Seed, d)
@@ -102,7 +102,7 @@ func SamplingFrame(m *Molecule, p *product.Graph, view SamplingView) (Frame, err
 	}
 	drawing.Panels[0].ColorBar.Label = "1 kept · 0 dropped"
 	masked := mat.NewDense(n*n, n*n, nil)
-	for _, name := range []string{"internal", "external"} {
+	for _, name := range []product.Name{product.Internal, product.External} {
 		e, _ := sp.Connectivity(name)
 		for i := range e.Len() {
 			masked.Set(int(sp.Nodes[e.Dst[i]]), int(sp.Nodes[e.Src[i]]), 1)
@@ -125,12 +125,12 @@ func SamplingFrame(m *Molecule, p *product.Graph, view SamplingView) (Frame, err
 	drawsFig.Panels[0].ColorBar.Label = "1 root kept by the draw"
 
 	k := len(c.Roots)
-	edges := func(name string) string { return fmt.Sprintf("%s %d of %d", name, c.Kept[name], c.Total[name]) }
+	edges := func(name product.Name) string { return fmt.Sprintf("%s %d of %d", name, c.Kept[name], c.Total[name]) }
 	lines := []string{
 		fmt.Sprintf("%s: n = %d. Ratio p = %.2f keeps round(p·n) = %d of the %d subgraphs in every draw (A_mask keeps (s,v)–(s',v') iff s and s' are both kept).",
 			m.Name, n, view.Ratio, k, n),
 		fmt.Sprintf("Draw 0 (seed %d), as a training batch samples a graph: roots %v, %d of the %d product nodes; edges kept: %s, %s, %s.",
-			view.Seed, c.Roots, c.Nodes, n*n, edges("internal"), edges("external"), edges("point")),
+			view.Seed, c.Roots, c.Nodes, n*n, edges(product.Internal), edges(product.External), edges(product.Point)),
 		fmt.Sprintf("Evaluation averages the model's predictions over %d draws: together they keep %d of the %d subgraphs at least once (expected n·(1 − (1 − k/n)^E) = %.1f).",
 			view.Draws, c.Covered, n, c.Expected),
 	}
@@ -141,7 +141,8 @@ func SamplingFrame(m *Molecule, p *product.Graph, view SamplingView) (Frame, err
 		Data: map[string]string{
 			"ratio": strconv.FormatFloat(view.Ratio, 'f', 2, 64), "seed": strconv.Itoa(view.Seed), "draws": strconv.Itoa(view.Draws),
 			"roots": joinInts(c.Roots), "nodes": strconv.Itoa(c.Nodes), "covered": strconv.Itoa(c.Covered), "n": strconv.Itoa(n),
-			"internal": strconv.Itoa(c.Kept["internal"]), "external": strconv.Itoa(c.Kept["external"]), "point": strconv.Itoa(c.Kept["point"]),
+			product.Internal.String(): strconv.Itoa(c.Kept[product.Internal]), product.External.String(): strconv.Itoa(c.Kept[product.External]),
+			product.Point.String(): strconv.Itoa(c.Kept[product.Point]),
 		},
 		Figure: sideBySide(15, 4.6, drawing, heat, drawsFig),
 	}, nil

@@ -433,7 +433,7 @@ func TestFigureCheck(t *testing.T) {
 }
 
 // conn returns the connectivity called name of p.
-func conn(p *product.Graph, name string) product.Edges {
+func conn(p *product.Graph, name product.Name) product.Edges {
 	e, _ := p.Connectivity(name)
 	return e
 }

@@ -142,11 +142,12 @@ func productCmd(args []string, io stdio) error {
 		return err
 	}
 	n, m := g.N(), g.NumEdges()
-	need := memory.Sum(product.GraphBytes(n, m, 2, product.DefaultNames(2)), product.MarkingBytes(n))
+	names := []product.Name{product.Internal, product.External, product.Point} // the JSON's keys, in order
+	need := memory.Sum(product.GraphBytes(n, m, 2, names), product.MarkingBytes(n))
 	if err := memory.Check(need, "the product graph and node marks of a graph with n = %d, |E| = %d (n² product nodes, 4·n·|E| + n² edges)", n, m); err != nil {
 		return tooLarge(*path, g, err)
 	}
-	p, err := product.New(g, 2)
+	p, err := product.New(g, 2, names...)
 	if err != nil {
 		return tooLarge(*path, g, err)
 	}
@@ -154,14 +155,12 @@ func productCmd(args []string, io stdio) error {
 	if err != nil {
 		return tooLarge(*path, g, err)
 	}
-	conn := func(name string) product.Edges { e, _ := p.Connectivity(name); return e }
 	j := newJSONWriter(io.out)
-	j.str(`{"num_nodes":` + strconv.Itoa(n) + `,"internal":`)
-	j.pairs(conn("internal"))
-	j.str(`,"external":`)
-	j.pairs(conn("external"))
-	j.str(`,"point":`)
-	j.pairs(conn("point"))
+	j.str(`{"num_nodes":` + strconv.Itoa(n))
+	for _, c := range p.Connectivities {
+		j.str(`,"` + c.Name.String() + `":`)
+		j.pairs(c.Edges)
+	}
 	j.str(`,"distance":`)
 	j.ints(marks...)
 	j.str("}")

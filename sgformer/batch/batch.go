@@ -51,8 +51,8 @@ type Options struct {
 	// Pairs only (K = 2).
 	Dense bool
 	// Original batches the original graphs G instead of their product graphs, for baselines
-	// such as GIN: node i is node i of G, the one connectivity "internal" holds G's edges in
-	// both directions, and node marks and PE are zero.
+	// such as GIN: node i is node i of G, the one connectivity (product.Internal) holds G's
+	// edges in both directions, and node marks and PE are zero.
 	Original bool
 }
 
@@ -68,7 +68,7 @@ type Edges struct {
 // A Connectivity is one named connectivity of the batch's product graphs (product.Names),
 // over the batch's node indices, padded.
 type Connectivity struct {
-	Name string
+	Name product.Name
 	Kind product.Kind
 	Edges
 }
@@ -118,7 +118,7 @@ type Batch struct {
 }
 
 // Connectivity returns the connectivity called name, and whether the batch has it.
-func (b *Batch) Connectivity(name string) (Connectivity, bool) {
+func (b *Batch) Connectivity(name product.Name) (Connectivity, bool) {
 	for _, c := range b.Connectivities {
 		if c.Name == name {
 			return c, true
@@ -272,7 +272,7 @@ func begin(examples []Example, products []*product.Graph, opt Options) (b *Batch
 			b.K = p.K
 			edges = make([]int, len(p.Connectivities))
 			for _, c := range p.Connectivities {
-				kind, err := product.KindOf(c.Name, max(p.K, 2))
+				kind, err := c.Name.Kind(max(p.K, 2))
 				if err != nil {
 					return nil, nil, 0, nil, fmt.Errorf("batch: %w", err)
 				}
@@ -438,7 +438,7 @@ func (t *bondTable) padded() ([]int32, int) {
 }
 
 // originalGraph presents G as a "product graph" whose nodes are G's own nodes: one subgraph
-// (s = 0) holding every node, with G's edges as its one connectivity, "internal".
+// (s = 0) holding every node, with G's edges as its one connectivity, product.Internal.
 func originalGraph(g *graph.Graph) *product.Graph {
 	n := g.N()
 	p := &product.Graph{N: n, K: 2, Nodes: make([]int32, n)}
@@ -452,7 +452,7 @@ func originalGraph(g *graph.Graph) *product.Graph {
 			e.Bond = append(e.Bond, bonds[i])
 		}
 	}
-	p.Connectivities = []product.Connectivity{{Name: "internal", Edges: e}}
+	p.Connectivities = []product.Connectivity{{Name: product.Internal, Edges: e}}
 	return p
 }
 

@@ -48,7 +48,7 @@ func examples(t *testing.T) []batch.Example {
 }
 
 // conn returns the edges of the connectivity called name of b, which must have it.
-func conn(t *testing.T, b *batch.Batch, name string) batch.Edges {
+func conn(t *testing.T, b *batch.Batch, name product.Name) batch.Edges {
 	t.Helper()
 	c, ok := b.Connectivity(name)
 	if !ok {
@@ -292,7 +292,7 @@ func TestBuildDense(t *testing.T) {
 	if _, err := batch.Build(exs, nil, batch.Options{Dense: true, Original: true}, nil); err == nil {
 		t.Fatal("dense layout of original graphs accepted")
 	}
-	for _, name := range []string{"internal", "external"} {
+	for _, name := range []product.Name{product.Internal, product.External} {
 		if e := conn(t, b, name); e.Len() != 1 || e.Src[0] != int32(b.Nodes-1) {
 			t.Fatalf("dense %s: %d edges, want one padding edge", name, e.Len())
 		}

@@ -31,7 +31,7 @@ func (sswlPlusModel) encode(ctx *context.Context, spec Spec, c Config, in Inputs
 		lc := ctx.In(fmt.Sprintf("layer_%d", l))
 		var sum *Node
 		for _, name := range c.Aggregations {
-			h := ginAggregate(lc.In(name), spec, c, x, in.BondTable, connect(c, in, name, n), kindOf(c, name) != product.PointWise, mask)
+			h := ginAggregate(lc.In(name.String()), spec, c, x, in.BondTable, connect(c, in, name, n), kindOf(c, name) != product.PointWise, mask)
 			if sum == nil {
 				sum = h
 			} else {
@@ -68,11 +68,11 @@ func (ginModel) onProducts() bool { return false }
 func (ginModel) usesPE() bool     { return false }
 
 // encode is GIN (with bond features, GINE) on the original graph: batches of original graphs
-// (batch.Options.Original), whose one connectivity "internal" holds the edges of G.
+// (batch.Options.Original), whose one connectivity, product.Internal, holds the edges of G.
 func (ginModel) encode(ctx *context.Context, spec Spec, c Config, in Inputs) *Node {
 	mask := ConvertDType(in.NodeMask, c.DType)
 	x := featureEmbedding(ctx.In("input").In("atom"), in.NodeFeatures, spec.NodeVocab, c.Hidden, c)
-	conn := connect(c, in, "internal", x.Shape().Dimensions[0])
+	conn := connect(c, in, product.Internal, x.Shape().Dimensions[0])
 	for l := range c.Layers {
 		lc := ctx.In(fmt.Sprintf("layer_%d", l))
 		z := activations.Relu(maskedBatchNorm(lc, ginAggregate(lc, spec, c, x, in.BondTable, conn, true, mask), mask))

@@ -154,7 +154,7 @@ type Config struct {
 	PEK, MaxDistance       int
 	PEMode                 preprocess.Mode
 	TupleK                 int
-	Aggregations           []string // resolved: never empty
+	Aggregations           []product.Name // resolved: never empty
 	Dropout                float64
 	Residual, EdgeFeatures bool
 	Pooling, Execution     string
@@ -178,10 +178,11 @@ func (c Config) Preprocess() preprocess.Options {
 func (c Config) OnProducts() bool { return variants[c.Model].onProducts() }
 
 // connectivities returns the connectivities the model reads: its aggregations, or G's own
-// edges ("internal" of an original-graph batch) for a model that does not run on products.
-func (c Config) connectivities() []string {
+// edges (product.Internal of an original-graph batch) for a model that does not run on
+// products.
+func (c Config) connectivities() []product.Name {
 	if !c.OnProducts() {
-		return []string{"internal"}
+		return []product.Name{product.Internal}
 	}
 	return c.Aggregations
 }
@@ -214,13 +215,6 @@ func ReadConfig(ctx *context.Context) (Config, error) {
 	default:
 		return c, fmt.Errorf("model: %s = %q, want float32 or float64", ParamDType, dt)
 	}
-	if aggs := Get[string](ctx, Params, ParamAggregations); aggs != "" {
-		for _, name := range strings.Split(aggs, ",") {
-			c.Aggregations = append(c.Aggregations, strings.TrimSpace(name))
-		}
-	} else if c.TupleK >= 2 {
-		c.Aggregations = product.DefaultNames(c.TupleK)
-	}
 	v, known := variants[c.Model]
 	switch {
 	case !known:
@@ -234,9 +228,11 @@ func ReadConfig(ctx *context.Context) (Config, error) {
 	case c.TupleK < 2:
 		return c, fmt.Errorf("model: %s = %d, want at least 2", ParamTupleK, c.TupleK)
 	}
-	if err := c.checkAggregations(); err != nil {
+	aggs, err := readAggregations(Get[string](ctx, Params, ParamAggregations), c.TupleK)
+	if err != nil {
 		return c, err
 	}
+	c.Aggregations = aggs
 	if !v.usesPE() {
 		c.PEK = 0 // the baselines use no PE
 	}
@@ -270,7 +266,7 @@ func ReadConfig(ctx *context.Context) (Config, error) {
 	}
 	if c.Execution == Dense {
 		for _, name := range c.Aggregations {
-			if kind, _ := product.KindOf(name, 2); kind == product.Global {
+			if kind, _ := name.Kind(2); kind == product.Global {
 				return c, fmt.Errorf("model: the dense execution attends over G's adjacency; aggregation %s runs sparse", name)
 			}
 		}
@@ -278,19 +274,23 @@ func ReadConfig(ctx *context.Context) (Config, error) {
 	return c, nil
 }
 
-// checkAggregations reports an aggregation that does not exist for K-tuples, or one listed
-// twice.
-func (c Config) checkAggregations() error {
-	if len(c.Aggregations) == 0 {
-		return fmt.Errorf("model: %s is empty", ParamAggregations)
+// readAggregations reads the hyperparameter aggregations, the connectivities of K-tuples a
+// block aggregates over, comma-separated: by default (empty) product.DefaultNames, and an
+// error for a name that does not exist for K-tuples or one listed twice.
+func readAggregations(list string, k int) ([]product.Name, error) {
+	if list == "" {
+		return product.DefaultNames(k), nil
 	}
-	for i, name := range c.Aggregations {
-		if _, err := product.KindOf(name, c.TupleK); err != nil {
-			return fmt.Errorf("model: %s: %w", ParamAggregations, err)
+	var names []product.Name
+	for _, s := range strings.Split(list, ",") {
+		name, err := product.ParseName(strings.TrimSpace(s), k)
+		if err != nil {
+			return nil, fmt.Errorf("model: %s: %w", ParamAggregations, err)
 		}
-		if slices.Contains(c.Aggregations[:i], name) {
-			return fmt.Errorf("model: %s lists %q twice", ParamAggregations, name)
+		if slices.Contains(names, name) {
+			return nil, fmt.Errorf("model: %s lists %q twice", ParamAggregations, name)
 		}
+		names = append(names, name)
 	}
-	return nil
+	return names, nil
 }

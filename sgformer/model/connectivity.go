@@ -32,20 +32,20 @@ type connectivity interface {
 }
 
 // connect returns the connectivity called name of the batch in the configured execution.
-func connect(c Config, in Inputs, name string, n int) connectivity {
+func connect(c Config, in Inputs, name product.Name, n int) connectivity {
 	m := in.Connectivities[name]
 	switch {
 	case m.Mask != nil:
 		return pointer{src: m.Src, mask: ConvertDType(m.Mask, c.DType)}
-	case c.Execution == Dense && (name == "internal" || name == "external"):
-		return newGrid(in, c.DType, name == "external")
+	case c.Execution == Dense && (name == product.Internal || name == product.External):
+		return newGrid(in, c.DType, name == product.External)
 	}
 	return edgeList{src: m.Src, dst: m.Dst, bondRows: m.Bond, n: n}
 }
 
 // kindOf returns the kind of an aggregation c was validated with.
-func kindOf(c Config, name string) product.Kind {
-	kind, _ := product.KindOf(name, c.TupleK)
+func kindOf(c Config, name product.Name) product.Kind {
+	kind, _ := name.Kind(c.TupleK)
 	return kind
 }
 

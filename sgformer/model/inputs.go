@@ -18,7 +18,7 @@ type Inputs struct {
 	// real-node mask [N].
 	NodeFeatures, Marks, PE, NodeGraph, NodeSubgraph, NodeMask *Node
 	// Connectivities holds each connectivity's messages, by name.
-	Connectivities map[string]Messages
+	Connectivities map[product.Name]Messages
 	// BondTable holds the distinct bond-feature tuples of the batch [K, F].
 	BondTable *Node
 	// Per graph slot (the last one is padding): n and the number of product nodes, [B+1].
@@ -124,7 +124,7 @@ func schema(c Config, spec Spec) []input {
 			}, func(in *Inputs, x *Node) { in.BondGrid = x }, values})
 	}
 	for _, name := range c.connectivities() {
-		kind, _ := product.KindOf(name, c.TupleK)
+		kind, _ := name.Kind(c.TupleK)
 		edges := func(b *batch.Batch) batch.Edges { c, _ := b.Connectivity(name); return c.Edges }
 		set := func(in *Inputs, f func(*Messages)) {
 			m := in.Connectivities[name]
@@ -135,27 +135,27 @@ func schema(c Config, spec Spec) []input {
 			// At most one message per node: the sender of each node (itself where none) and
 			// whether it has one, so that a node sums its message by a gather.
 			in = append(in,
-				input{name + "/src", func(b *batch.Batch) *tensors.Tensor {
+				input{name.String() + "/src", func(b *batch.Batch) *tensors.Tensor {
 					src, _ := pointSources(b, edges(b))
 					return tensors.FromFlatDataAndDimensions(src, b.Nodes, 1)
 				}, func(in *Inputs, x *Node) { set(in, func(m *Messages) { m.Src = x }) }, nodeIndex},
-				input{name + "/mask", func(b *batch.Batch) *tensors.Tensor {
+				input{name.String() + "/mask", func(b *batch.Batch) *tensors.Tensor {
 					_, mask := pointSources(b, edges(b))
 					return tensors.FromFlatDataAndDimensions(mask, b.Nodes)
 				}, func(in *Inputs, x *Node) { set(in, func(m *Messages) { m.Mask = x }) }, values})
 			continue
 		}
 		in = append(in,
-			input{name + "/src", func(b *batch.Batch) *tensors.Tensor {
+			input{name.String() + "/src", func(b *batch.Batch) *tensors.Tensor {
 				e := edges(b)
 				return tensors.FromFlatDataAndDimensions(e.Src, e.Len(), 1)
 			}, func(in *Inputs, x *Node) { set(in, func(m *Messages) { m.Src = x }) }, nodeIndex},
-			input{name + "/dst", func(b *batch.Batch) *tensors.Tensor {
+			input{name.String() + "/dst", func(b *batch.Batch) *tensors.Tensor {
 				e := edges(b)
 				return tensors.FromFlatDataAndDimensions(e.Dst, e.Len(), 1)
 			}, func(in *Inputs, x *Node) { set(in, func(m *Messages) { m.Dst = x }) }, nodeIndex})
 		if kind == product.Neighbours {
-			in = append(in, input{name + "/bond", func(b *batch.Batch) *tensors.Tensor {
+			in = append(in, input{name.String() + "/bond", func(b *batch.Batch) *tensors.Tensor {
 				e := edges(b)
 				return tensors.FromFlatDataAndDimensions(e.Bond, e.Len(), 1)
 			}, func(in *Inputs, x *Node) { set(in, func(m *Messages) { m.Bond = x }) }, bondIndex})
@@ -170,7 +170,7 @@ func inputsFrom(c Config, spec Spec, nodes []*Node) (Inputs, error) {
 	if len(nodes) != len(s) {
 		return Inputs{}, fmt.Errorf("model: %d inputs, want %d (see model.Tensors)", len(nodes), len(s))
 	}
-	in := Inputs{Connectivities: map[string]Messages{}}
+	in := Inputs{Connectivities: map[product.Name]Messages{}}
 	for i, x := range s {
 		x.node(&in, nodes[i])
 	}
@@ -195,7 +195,7 @@ func Tensors(b *batch.Batch, spec Spec, c Config) (inputs, labels []*tensors.Ten
 	if err := checkVocab("bond feature", b.Bonds, spec.EdgeVocab, spec.EdgeMin); err != nil {
 		return nil, nil, err
 	}
-	var names []string
+	var names []product.Name
 	for _, conn := range b.Connectivities {
 		names = append(names, conn.Name)
 	}

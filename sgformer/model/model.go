@@ -97,9 +97,9 @@ func subgraphAttentionBlock(ctx *context.Context, spec Spec, c Config, in Inputs
 	for i, name := range c.Aggregations {
 		conn := connect(c, in, name, n)
 		if kindOf(c, name) == product.PointWise {
-			outs[i] = pointUpdate(ctx.In(name), c, in, conn, x, width)
+			outs[i] = pointUpdate(ctx.In(name.String()), c, in, conn, x, width)
 		} else {
-			outs[i] = attention(ctx.In(name), spec, c, x, in.BondTable, conn, c.Heads, perHead)
+			outs[i] = attention(ctx.In(name.String()), spec, c, x, in.BondTable, conn, c.Heads, perHead)
 		}
 	}
 	mask := ConvertDType(in.NodeMask, c.DType)

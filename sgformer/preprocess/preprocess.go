@@ -61,7 +61,7 @@ type Options struct {
 	TupleK int `json:"tuple_k"`
 	// Connectivities names the connectivities of the product graphs (product.Names); none means
 	// product.DefaultNames. They are not cached: product graphs are rebuilt from G on load.
-	Connectivities []string `json:"-"`
+	Connectivities []product.Name `json:"-"`
 	// OnDemand leaves the product graphs out of the items (Item.Product is nil): whoever
 	// batches them builds each when it is needed (Options.Product), trading time per batch for
 	// memory. Items and caches are otherwise the same.
@@ -76,7 +76,7 @@ func (o Options) mode() Mode {
 }
 
 // connectivities returns the connectivities of the product graphs.
-func (o Options) connectivities() []string {
+func (o Options) connectivities() []product.Name {
 	if len(o.Connectivities) == 0 {
 		return product.DefaultNames(o.K())
 	}
@@ -118,7 +118,7 @@ func (o Options) Validate() error {
 		return fmt.Errorf("preprocess: the authors' PE procedure is defined for K = 2, not %d; use %q or %q", o.K(), Exact, Concat)
 	}
 	for _, name := range o.Connectivities {
-		if _, err := product.KindOf(name, o.K()); err != nil {
+		if _, err := name.Kind(o.K()); err != nil {
 			return err
 		}
 	}

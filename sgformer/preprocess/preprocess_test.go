@@ -43,7 +43,7 @@ func sameItems(t *testing.T, a, b []preprocess.Item, k int) {
 func TestGraphAndDataset(t *testing.T) {
 	gs := graphs()
 	for _, opt := range []preprocess.Options{{PEK: 8}, {PEK: 16, PEMode: preprocess.AuthorsCode}, {PEK: 0}, {PEK: 3, PEMode: preprocess.Concat},
-		{PEK: 5, TupleK: 3, Connectivities: []string{"adjacency_2", "point_0"}}, {PEK: 2, TupleK: 3, PEMode: preprocess.Concat}} {
+		{PEK: 5, TupleK: 3, Connectivities: []product.Name{"adjacency_2", "point_0"}}, {PEK: 2, TupleK: 3, PEMode: preprocess.Concat}} {
 		seq, err := preprocess.Dataset(gs, opt, 1, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -87,7 +87,7 @@ func TestGraphAndDataset(t *testing.T) {
 	}{{preprocess.Options{PEK: -1}, "negative PE size"}, {preprocess.Options{PEK: 4, PEMode: "fast"}, `unknown PE mode "fast"`},
 		{preprocess.Options{PEK: 4, PEMode: preprocess.AuthorsCode, TupleK: 3}, "defined for K = 2, not 3"},
 		{preprocess.Options{TupleK: 1}, "tuple order 1"},
-		{preprocess.Options{Connectivities: []string{"point_2"}}, `no connectivity "point_2" on 2-tuples`}} {
+		{preprocess.Options{Connectivities: []product.Name{"point_2"}}, `no connectivity "point_2" on 2-tuples`}} {
 		if _, err := preprocess.Dataset(gs, bad.opt, 2, nil); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("options %+v: error %v", bad.opt, err)
 		}
@@ -160,7 +160,7 @@ func TestCache(t *testing.T) {
 		t.Fatalf("other tuple order: %v", err)
 	}
 	// The connectivities are not part of the cache: they are rebuilt.
-	if items, err := preprocess.Load(path, gs, preprocess.Options{PEK: 8, Connectivities: []string{"external"}}); err != nil || len(items[3].Product.Connectivities) != 1 {
+	if items, err := preprocess.Load(path, gs, preprocess.Options{PEK: 8, Connectivities: []product.Name{product.External}}); err != nil || len(items[3].Product.Connectivities) != 1 {
 		t.Fatalf("other connectivities: %v", err)
 	}
 	// OnDemand: the same items without their product graphs, which the options rebuild.

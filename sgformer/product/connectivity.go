@@ -8,7 +8,9 @@
 //
 // Every connectivity is an Edges value: directed pairs Dst ← Src (Src sends a message to Dst),
 // sorted by (Dst, Src), with the edge of G each product edge copies, so that edge features can
-// be carried over.
+// be carried over. A product graph (Graph) holds connectivities by Name; the connectivities
+// that exist, with their kinds, builders and the authors' names for them, are one table, and
+// ParseName reads a name from a configuration.
 package product
 
 import (
@@ -107,11 +109,12 @@ func Adjacency(g *graph.Graph, order, slot int) (Edges, error) {
 	return e, nil
 }
 
-// Point returns the point-wise update A^slot_point of Appendix B on n^order tuples: a tuple whose
-// entries other than position slot all equal some r receives from the root tuple (r, …, r).
-// Each of the order point updates has n² edges. For order 2, slot 0 gives A_point of Eq.
-// (A_point): (s, v) ← (v, v), the root's own self loop (v, v) ← (v, v) included.
-func Point(n, order, slot int) (Edges, error) {
+// PointUpdate returns the point-wise update A^slot_point of Appendix B on n^order tuples: a
+// tuple whose entries other than position slot all equal some r receives from the root tuple
+// (r, …, r). Each of the order point updates has n² edges. For order 2, slot 0 gives A_point
+// of Eq. (A_point), the connectivity Point: (s, v) ← (v, v), the root's own self loop
+// (v, v) ← (v, v) included.
+func PointUpdate(n, order, slot int) (Edges, error) {
 	size, err := NumNodes(n, order)
 	if err != nil {
 		return Edges{}, err
@@ -155,32 +158,22 @@ func Point(n, order, slot int) (Edges, error) {
 	return e, nil
 }
 
-// Internal returns the internal subgraph connectivity A_G = I ⊗ A (Eq. A_G):
-// (s, v) ← (s, w) for every neighbour w of v, carrying the bond (v, w).
-func Internal(g *graph.Graph) (Edges, error) { return Adjacency(g, 2, 1) }
-
-// External returns the external subgraph connectivity A_{G^S} = A ⊗ I (Eq. A_G^S):
-// (s, v) ← (t, v) for every neighbour t of s, carrying the bond (s, t).
-func External(g *graph.Graph) (Edges, error) { return Adjacency(g, 2, 0) }
-
-// GlobalInternal returns A^Global_G = I ⊗ (11ᵀ − I), the product of the set and clique graphs of
-// Appendix A: (s, v) ← (s, w) for every w ≠ v. Its edges carry no bond. It has n²(n−1) edges;
-// n whose edges do not fit in the available memory is an error (*memory.Error).
-func GlobalInternal(n int) (Edges, error) { return global(n, 1) }
-
-// GlobalExternal returns A^Global_{G^S} = (11ᵀ − I) ⊗ I (Appendix A): (s, v) ← (t, v) for every
-// t ≠ s. Its edges carry no bond. Its size is that of GlobalInternal.
-func GlobalExternal(n int) (Edges, error) { return global(n, 0) }
-
-// global returns the adjacency of slot of the product of the clique K_n with itself, without
-// bonds, once its size is known to fit: the clique (its n(n−1)/2 edges, as graph.New holds them)
-// and the n²(n−1) product edges.
-func global(n, slot int) (Edges, error) {
+// GlobalAdjacency returns the adjacency of position slot of the product of the clique K_n with
+// itself, without bonds (Appendix A): for slot 1 the global internal subgraph connectivity
+// A^Global_G = I ⊗ (11ᵀ − I), (s, v) ← (s, w) for every w ≠ v, and for slot 0 the global
+// external one A^Global_{G^S} = (11ᵀ − I) ⊗ I, (s, v) ← (t, v) for every t ≠ s. It has
+// n²(n−1) edges; n whose edges, with those of the clique (its n(n−1)/2 edges, as graph.New
+// holds them), do not fit in the available memory is an error (*memory.Error), before
+// anything is allocated.
+func GlobalAdjacency(n, slot int) (Edges, error) {
 	if _, err := NumNodes(n, 2); err != nil {
 		return Edges{}, err
 	}
-	if n < 0 {
+	switch {
+	case n < 0:
 		return Edges{}, fmt.Errorf("product: negative node count %d", n)
+	case slot < 0 || slot >= 2:
+		return Edges{}, fmt.Errorf("product: slot %d out of range [0,2)", slot)
 	}
 	need := memory.Sum(memory.Bytes(136, n, max(n-1, 0))/2, memory.Bytes(12, n, n, max(n-1, 0)))
 	if err := memory.Check(need, "product: the global connectivity of %d nodes (n²(n−1) edges)", n); err != nil {

@@ -5,121 +5,14 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/sgformer/sgformer/internal/memory"
 	"github.com/sgformer/sgformer/sgformer/graph"
 )
 
-// A Kind tells how a connectivity's messages relate to G, and so how a model aggregates them.
-type Kind int
-
-const (
-	// Neighbours connectivities join tuples that differ in one position, where the two entries
-	// are neighbours in G; each message carries that edge's bond (A^i_K, internal, external).
-	Neighbours Kind = iota
-	// PointWise connectivities send from a root tuple (r, …, r); a tuple receives at most one
-	// message (A^i_point, Appendix B).
-	PointWise
-	// Global connectivities join tuples that differ in one position, whatever the entries
-	// (the clique products of Appendix A); their messages carry no bond.
-	Global
-)
-
-// Connectivity names. For K = 2, "internal" and "external" are adjacency_1 and adjacency_0 and
-// "point" is point_0 (Eqs. A_G, A_{G^S}, A_point); "global_internal" and "global_external"
-// are the clique products of Appendix A.
-const (
-	adjacencyPrefix = "adjacency_"
-	pointPrefix     = "point_"
-)
-
-// slotOf parses "adjacency_i" or "point_i" with the prefix given, for i in [0, k).
-func slotOf(name, prefix string, k int) (int, bool) {
-	s, ok := strings.CutPrefix(name, prefix)
-	if !ok {
-		return 0, false
-	}
-	i, err := strconv.Atoi(s)
-	return i, err == nil && i >= 0 && i < k && strconv.Itoa(i) == s
-}
-
-// KindOf returns the kind of the connectivity called name on K-tuples, or an error listing the
-// names that exist for K.
-func KindOf(name string, k int) (Kind, error) {
-	switch _, ok := slotOf(name, adjacencyPrefix, k); {
-	case ok, k == 2 && (name == "internal" || name == "external"):
-		return Neighbours, nil
-	}
-	if _, ok := slotOf(name, pointPrefix, k); ok || (k == 2 && name == "point") {
-		return PointWise, nil
-	}
-	if k == 2 && (name == "global_internal" || name == "global_external") {
-		return Global, nil
-	}
-	return 0, fmt.Errorf("product: no connectivity %q on %d-tuples (there are %s)", name, k, strings.Join(Names(k), ", "))
-}
-
-// Names lists the connectivities of K-tuples: adjacency_i and point_i for i < K, and for K = 2
-// also their names internal, external and point and the global connectivities.
-func Names(k int) []string {
-	var names []string
-	if k == 2 {
-		names = append(names, "internal", "external", "point", "global_internal", "global_external")
-	}
-	for i := range k {
-		names = append(names, adjacencyPrefix+strconv.Itoa(i))
-	}
-	for i := range k {
-		names = append(names, pointPrefix+strconv.Itoa(i))
-	}
-	return names
-}
-
-// DefaultNames are the connectivities of the paper's Subgraph Attention Block: internal,
-// external and point for K = 2 (the authors' aggs uL, vL, vv), and for K ≥ 3 the K adjacencies
-// and the K point updates of Appendix B.
-func DefaultNames(k int) []string {
-	if k == 2 {
-		return []string{"internal", "external", "point"}
-	}
-	var names []string
-	for _, prefix := range []string{adjacencyPrefix, pointPrefix} {
-		for i := range k {
-			names = append(names, prefix+strconv.Itoa(i))
-		}
-	}
-	return names
-}
-
-// Connect returns the connectivity called name (see Names) of the K-fold product of g.
-func Connect(g *graph.Graph, k int, name string) (Edges, error) {
-	if _, err := KindOf(name, k); err != nil {
-		return Edges{}, err
-	}
-	switch name {
-	case "internal":
-		return Internal(g)
-	case "external":
-		return External(g)
-	case "point":
-		return Point(g.N(), 2, 0)
-	case "global_internal":
-		return GlobalInternal(g.N())
-	case "global_external":
-		return GlobalExternal(g.N())
-	}
-	if i, ok := slotOf(name, adjacencyPrefix, k); ok {
-		return Adjacency(g, k, i)
-	}
-	i, _ := slotOf(name, pointPrefix, k)
-	return Point(g.N(), k, i)
-}
-
 // A Connectivity is one named connectivity of a product graph.
 type Connectivity struct {
-	Name string
+	Name Name
 	Edges
 }
 
@@ -143,14 +36,14 @@ type Graph struct {
 // of n nodes and m edges: n^K node indices and 12 bytes per edge, n^(K−1)·2m edges for a
 // neighbours connectivity, n² for a point-wise one, n²(n−1) for a global one. For the pairs of
 // a graph with n = 1000 and m = 1000 and the default connectivities that is 112 MB.
-func GraphBytes(n, m, k int, names []string) int64 {
+func GraphBytes(n, m, k int, names []Name) int64 {
 	rest := make([]int, k-1) // n^(K−1)
 	for i := range rest {
 		rest[i] = n
 	}
 	total := memory.Bytes(append([]int{4, n}, rest...)...)
 	for _, name := range names {
-		switch kind, _ := KindOf(name, k); kind {
+		switch kind, _ := name.Kind(k); kind {
 		case Neighbours:
 			total = memory.Sum(total, memory.Bytes(append([]int{24, m}, rest...)...))
 		case PointWise:
@@ -165,7 +58,7 @@ func GraphBytes(n, m, k int, names []string) int64 {
 // New returns the full product graph of g on K-tuples with the named connectivities (see
 // Names; by default DefaultNames(k)). A product graph that does not fit in the available
 // memory (GraphBytes) is an error (*memory.Error), before anything is allocated.
-func New(g *graph.Graph, k int, names ...string) (*Graph, error) {
+func New(g *graph.Graph, k int, names ...Name) (*Graph, error) {
 	if k < 2 {
 		return nil, fmt.Errorf("product: tuples of order %d; want at least 2", k)
 	}
@@ -177,7 +70,7 @@ func New(g *graph.Graph, k int, names ...string) (*Graph, error) {
 		names = DefaultNames(k)
 	}
 	for _, name := range names {
-		if _, err := KindOf(name, k); err != nil {
+		if _, err := name.Kind(k); err != nil {
 			return nil, err
 		}
 	}
@@ -202,7 +95,7 @@ func New(g *graph.Graph, k int, names ...string) (*Graph, error) {
 }
 
 // Connectivity returns the edges of the connectivity called name, and whether p has it.
-func (p *Graph) Connectivity(name string) (Edges, bool) {
+func (p *Graph) Connectivity(name Name) (Edges, bool) {
 	for _, c := range p.Connectivities {
 		if c.Name == name {
 			return c.Edges, true

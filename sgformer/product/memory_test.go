@@ -35,18 +35,18 @@ func TestTooLarge(t *testing.T) {
 	if _, err := product.NodeMarking(g); !errors.As(err, &me) || !strings.Contains(err.Error(), "3000-node") {
 		t.Errorf("NodeMarking: %v", err)
 	}
-	if _, err := product.Internal(g); !errors.As(err, &me) {
+	if _, err := product.Connect(g, 2, product.Internal); !errors.As(err, &me) {
 		t.Errorf("Internal: %v", err)
 	}
-	if _, err := product.Point(3000, 2, 0); !errors.As(err, &me) {
-		t.Errorf("Point: %v", err)
+	if _, err := product.PointUpdate(3000, 2, 0); !errors.As(err, &me) {
+		t.Errorf("PointUpdate: %v", err)
 	}
 	// The clique products have n³ edges; the clique itself must not be built first.
-	if _, err := product.GlobalInternal(40000); !errors.As(err, &me) || !strings.Contains(err.Error(), "40000") {
-		t.Errorf("GlobalInternal(40000): %v", err)
+	if _, err := product.GlobalAdjacency(40000, 1); !errors.As(err, &me) || !strings.Contains(err.Error(), "40000") {
+		t.Errorf("GlobalAdjacency(40000, 1): %v", err)
 	}
-	if _, err := product.GlobalExternal(500); !errors.As(err, &me) {
-		t.Errorf("GlobalExternal(500): %v", err)
+	if _, err := product.GlobalAdjacency(500, 0); !errors.As(err, &me) {
+		t.Errorf("GlobalAdjacency(500, 0): %v", err)
 	}
 	// Small graphs are unaffected.
 	if _, err := product.New(testgraphs.Path(30), 2); err != nil {

@@ -142,7 +142,7 @@ func TestBondsCarried(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	internal, err := product.Internal(g)
+	internal, err := product.Connect(g, 2, product.Internal)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestBondsCarried(t *testing.T) {
 	if f.Width != 2 || !slices.Equal(f.Ints[:8], []int32{10, 11, 10, 11, 20, 21, 20, 21}) || f.Rows() != internal.Len() {
 		t.Fatalf("internal edge features %+v", f)
 	}
-	point, err := product.Point(3, 2, 0)
+	point, err := product.PointUpdate(3, 2, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,11 +174,11 @@ func TestGlobal(t *testing.T) {
 				}
 			}
 		}
-		gi, err := product.GlobalInternal(n)
+		gi, err := product.GlobalAdjacency(n, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ge, err := product.GlobalExternal(n)
+		ge, err := product.GlobalAdjacency(n, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -225,7 +225,7 @@ func TestTuples(t *testing.T) {
 				}
 				sum.Add(sum, dense(e, size))
 
-				pt, err := product.Point(n, order, slot)
+				pt, err := product.PointUpdate(n, order, slot)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -251,8 +251,8 @@ func TestTuples(t *testing.T) {
 				t.Fatalf("%s: Σ_i A^i_%d ≠ C^%d(A)", tg.Name, order, order)
 			}
 		}
-		ext, _ := product.External(g)
-		in, _ := product.Internal(g)
+		ext, _ := product.Connect(g, 2, product.External)
+		in, _ := product.Connect(g, 2, product.Internal)
 		a0, _ := product.Adjacency(g, 2, 0)
 		a1, _ := product.Adjacency(g, 2, 1)
 		if !sameEdges(ext, a0) || !sameEdges(in, a1) {
@@ -278,10 +278,10 @@ func sameGraph(a, b *product.Graph) bool {
 }
 
 // conn returns the connectivity called name of p, which must have it.
-func conn(p *product.Graph, name string) product.Edges {
+func conn(p *product.Graph, name product.Name) product.Edges {
 	e, ok := p.Connectivity(name)
 	if !ok {
-		panic("no connectivity " + name)
+		panic("no connectivity " + name.String())
 	}
 	return e
 }
@@ -303,8 +303,8 @@ func TestBadArguments(t *testing.T) {
 	}{
 		{second(product.Adjacency(g, 0, 0)), "order 0 must be at least 1"},
 		{second(product.Adjacency(g, 2, 2)), "slot 2 out of range [0,2)"},
-		{second(product.Point(3, 1, 0)), "point updates need order ≥ 2"},
-		{second(product.Point(3, 3, -1)), "slot -1 out of range [0,3)"},
+		{second(product.PointUpdate(3, 1, 0)), "point updates need order ≥ 2"},
+		{second(product.PointUpdate(3, 3, -1)), "slot -1 out of range [0,3)"},
 		{second(product.Adjacency(testgraphs.Path(50000), 2, 0)), "50000^2 product nodes overflow int32"},
 		{second(product.New(g, 1)), "tuples of order 1; want at least 2"},
 		{second(product.New(g, 2, "internal", "internal")), `connectivity "internal" asked for twice`},
@@ -331,10 +331,10 @@ func TestNamedConnectivities(t *testing.T) {
 	}
 	a1, _ := product.Adjacency(g, 2, 1)
 	a0, _ := product.Adjacency(g, 2, 0)
-	pt, _ := product.Point(g.N(), 2, 0)
-	gi, _ := product.GlobalInternal(g.N())
+	pt, _ := product.PointUpdate(g.N(), 2, 0)
+	gi, _ := product.GlobalAdjacency(g.N(), 1)
 	for _, tc := range []struct {
-		name string
+		name product.Name
 		want product.Edges
 		kind product.Kind
 	}{
@@ -342,14 +342,14 @@ func TestNamedConnectivities(t *testing.T) {
 		{"adjacency_0", a0, product.Neighbours}, {"point", pt, product.PointWise}, {"point_0", pt, product.PointWise},
 		{"global_internal", gi, product.Global},
 	} {
-		if kind, _ := product.KindOf(tc.name, 2); !sameEdges(conn(p, tc.name), tc.want) || kind != tc.kind {
+		if kind, _ := tc.name.Kind(2); !sameEdges(conn(p, tc.name), tc.want) || kind != tc.kind {
 			t.Errorf("%s: differs from its definition (kind %v)", tc.name, kind)
 		}
 	}
 	d, _ := product.New(g, 3)
 	var names []string
 	for _, c := range d.Connectivities {
-		names = append(names, c.Name)
+		names = append(names, c.Name.String())
 	}
 	if got := strings.Join(names, ","); got != "adjacency_0,adjacency_1,adjacency_2,point_0,point_1,point_2" {
 		t.Errorf("default 3-tuple connectivities %s", got)

@@ -21,6 +21,7 @@ import (
 	"github.com/sgformer/sgformer/internal/atomicfile"
 	"github.com/sgformer/sgformer/sgformer/model"
 	"github.com/sgformer/sgformer/sgformer/preprocess"
+	"github.com/sgformer/sgformer/sgformer/product"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
@@ -112,10 +113,26 @@ func flatten(m map[string]any, prefix string, c Config, sweeps map[string][]any)
 
 func hasKey(m map[string]any, k string) bool { _, ok := m[k]; return ok }
 
-// aggregations maps the authors' aggregation names (their aggs, utils/preprocess.py) to this
-// implementation's connectivities (product.Names).
-var aggregations = map[string]string{
-	"uL": "internal", "vL": "external", "vv": "point", "uG": "global_internal", "vG": "global_external",
+// joinNames writes connectivity names as the hyperparameter aggregations lists them.
+func joinNames(names []product.Name) string {
+	s := make([]string, len(names))
+	for i, n := range names {
+		s[i] = n.String()
+	}
+	return strings.Join(s, ",")
+}
+
+// authorsAggregations lists the aggregations of the authors' code and their connectivities:
+// "uL, vL, vv, uG and vG (internal, external, point, global_internal, global_external)".
+func authorsAggregations() string {
+	theirs := product.AuthorsNames()
+	ours := make([]string, len(theirs))
+	for i, a := range theirs {
+		n, _ := product.FromAuthors(a)
+		ours[i] = n.String()
+	}
+	last := len(theirs) - 1
+	return fmt.Sprintf("%s and %s (%s)", strings.Join(theirs[:last], ", "), theirs[last], strings.Join(ours, ", "))
 }
 
 // Dataset is this implementation's name of the configuration's data__name.
@@ -168,11 +185,11 @@ func (c Config) Params() (map[string]any, error) {
 		r.fail("model__aggs = %v: want a list of aggregations, e.g. [uL, vL, vv]", c["model__aggs"])
 	}
 	for _, a := range list {
-		ours, ok := aggregations[fmt.Sprint(a)]
-		if !ok {
-			r.fail("model__aggs: %v is not implemented (uL, vL, vv, uG, vG are)", a)
+		ours, err := product.FromAuthors(fmt.Sprint(a))
+		if err != nil {
+			r.fail("model__aggs: %v is not implemented (%s are)", a, strings.Join(product.AuthorsNames(), ", "))
 		}
-		aggs = append(aggs, ours)
+		aggs = append(aggs, ours.String())
 	}
 	if name != "Subgraphormer" && name != "Subgraphormer_PE" {
 		r.fail("model__model_name = %q: want Subgraphormer or Subgraphormer_PE", name)
@@ -341,10 +358,8 @@ func ConfigOf(ctx *context.Context, src training.Source) (Config, error) {
 	}
 	var aggs []any
 	for _, a := range c.Aggregations {
-		for theirs, ours := range aggregations {
-			if ours == a {
-				aggs = append(aggs, theirs)
-			}
+		if theirs := a.Authors(); theirs != "" {
+			aggs = append(aggs, theirs)
 		}
 	}
 	switch {
@@ -357,7 +372,7 @@ func ConfigOf(ctx *context.Context, src training.Source) (Config, error) {
 	case c.Pooling == model.Sum:
 		return nil, fmt.Errorf("pytorch: %s = %s: the authors' code pools by %s or %s", model.ParamPooling, c.Pooling, model.SubgraphMean, model.Mean)
 	case len(aggs) != len(c.Aggregations):
-		return nil, fmt.Errorf("pytorch: %s = %s: the authors' code has uL, vL, vv, uG and vG (internal, external, point, global_internal, global_external)", model.ParamAggregations, strings.Join(c.Aggregations, ","))
+		return nil, fmt.Errorf("pytorch: %s = %s: the authors' code has %s", model.ParamAggregations, joinNames(c.Aggregations), authorsAggregations())
 	}
 	modelName := "Subgraphormer"
 	if c.PEK > 0 {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/sgformer/sgformer/data"
 	"github.com/sgformer/sgformer/sgformer/model"
+	"github.com/sgformer/sgformer/sgformer/product"
 )
 
 // A layout is how a variable's values sit in the authors' tensor.
@@ -54,10 +55,6 @@ func authorsNames(ctx *context.Context, c model.Config) ([]mapped, error) {
 	if c.Model != model.Subgraphormer {
 		return nil, fmt.Errorf("pytorch: model %q: the authors' code has Subgraphormer only", c.Model)
 	}
-	theirs := map[string]string{}
-	for a, ours := range aggregations {
-		theirs[ours] = a
-	}
 	var out []mapped
 	var errs []error
 	for v := range ctx.IterVariables() {
@@ -65,7 +62,7 @@ func authorsNames(ctx *context.Context, c model.Config) ([]mapped, error) {
 		if top := path[0]; top != "input" && top != "head" && !strings.HasPrefix(top, "sab_") {
 			continue // not the model's: the random-number state, the optimizer's, the step counter
 		}
-		key, l, ok := authorsName(path, v.Name(), theirs)
+		key, l, ok := authorsName(path, v.Name())
 		if !ok {
 			errs = append(errs, fmt.Errorf("pytorch: variable %s has no counterpart in the authors' model", v.ScopeAndName()))
 			continue
@@ -76,7 +73,7 @@ func authorsNames(ctx *context.Context, c model.Config) ([]mapped, error) {
 }
 
 // authorsName is the authors' name of our variable name in the scope path.
-func authorsName(path []string, name string, theirs map[string]string) (string, layout, bool) {
+func authorsName(path []string, name string) (string, layout, bool) {
 	linear := func(prefix string) (string, layout, bool) { // nn.Linear
 		switch name {
 		case "weights":
@@ -140,8 +137,8 @@ func authorsName(path []string, name string, theirs map[string]string) (string, 
 		if path[1] == "update" {
 			return encoder("CAT_ENCODERs."+layer, path[2:])
 		}
-		agg, ok := theirs[path[1]]
-		if !ok {
+		agg := product.Name(path[1]).Authors()
+		if agg == "" {
 			return "", 0, false
 		}
 		rest := path[2:]

@@ -321,7 +321,7 @@ func TestRunCarriesItsConfiguration(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if cfg2.PEMode != cfg.PEMode || cfg2.TupleK != cfg.TupleK || strings.Join(cfg2.Aggregations, ",") != strings.Join(cfg.Aggregations, ",") || src2.Dataset != src.Dataset || src2.SyntheticGraphs != 12 {
+		if cfg2.PEMode != cfg.PEMode || cfg2.TupleK != cfg.TupleK || !slices.Equal(cfg2.Aggregations, cfg.Aggregations) || src2.Dataset != src.Dataset || src2.SyntheticGraphs != 12 {
 			t.Fatalf("%v: reloaded %+v from %+v", params, cfg2, src2)
 		}
 		task2, err := training.LoadTask(src2, cfg2, "", nil)

@@ -64,7 +64,11 @@ func answer(args []string) (map[string]any, error) {
 		if err != nil {
 			return nil, err
 		}
-		e, err := product.Connect(m.Graph, 2, args[3])
+		name, err := product.ParseName(args[3], 2)
+		if err != nil {
+			return nil, err
+		}
+		e, err := product.Connect(m.Graph, 2, name)
 		if err != nil {
 			return nil, err
 		}
@@ -131,7 +135,7 @@ func answer(args []string) (map[string]any, error) {
 		}
 		kept := map[string]any{"n": n, "roots": roots, "nodes": sp.NumNodes()}
 		for _, c := range sp.Connectivities {
-			kept[c.Name] = c.Len()
+			kept[c.Name.String()] = c.Len()
 		}
 		return kept, nil
 	}
