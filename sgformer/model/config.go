@@ -266,8 +266,13 @@ func ReadConfig(ctx *context.Context) (Config, error) {
 	}
 	if c.Execution == Dense {
 		for _, name := range c.Aggregations {
-			if kind, _ := name.Kind(2); kind == product.Global {
+			switch kind, _ := name.Kind(2); {
+			case kind == product.Global:
 				return c, fmt.Errorf("model: the dense execution attends over G's adjacency; aggregation %s runs sparse", name)
+			case kind == product.Neighbours && name != product.Internal && name != product.External:
+				// adjacency_i names the same connectivity, but the dense layout lays out only
+				// internal and external on its grid.
+				return c, fmt.Errorf("model: the dense execution takes the adjacencies of pairs as %s and %s; aggregation %s runs sparse", product.Internal, product.External, name)
 			}
 		}
 	}

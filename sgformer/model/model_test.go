@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/gomlx/gomlx/backends"
@@ -497,5 +498,35 @@ func detach(t *testing.T, ctx *context.Context) {
 			t.Fatal(err)
 		}
 		value.ToLocal()
+	}
+}
+
+// The dense execution refuses what its grid does not lay out, before any work: another model,
+// triples, the global connectivities, and the adjacencies of pairs under other names than
+// internal and external (which would find no edge lists in a dense batch).
+func TestDenseRefuses(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		params map[string]any
+		want   string
+	}{
+		{"gin", map[string]any{model.ParamModel: model.GIN}, "runs sparse"},
+		{"triples", map[string]any{model.ParamTupleK: 3}, "runs sparse"},
+		{"global", map[string]any{model.ParamAggregations: "internal,global_internal"}, "aggregation global_internal runs sparse"},
+		{"adjacency_0", map[string]any{model.ParamAggregations: "adjacency_0,external,point"}, "aggregation adjacency_0 runs sparse"},
+	} {
+		ctx := context.New()
+		setParams(ctx, model.Subgraphormer, 2, "float32")
+		ctx.SetParams(c.params)
+		ctx.SetParam(model.ParamExecution, model.Dense)
+		if _, err := model.ReadConfig(ctx); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error with %q", c.name, err, c.want)
+		}
+	}
+	ctx := context.New()
+	setParams(ctx, model.Subgraphormer, 2, "float32")
+	ctx.SetParams(map[string]any{model.ParamExecution: model.Dense, model.ParamAggregations: "internal,external,point"})
+	if _, err := model.ReadConfig(ctx); err != nil {
+		t.Errorf("internal, external, point: %v", err)
 	}
 }
