@@ -89,7 +89,7 @@ func renderAll(root string, check bool) error {
 		switch {
 		case bytes.Equal(old, updated):
 		case check:
-			return fmt.Errorf("%s is out of date: run go run ./internal/cmd/readme", path)
+			return fmt.Errorf("%s is out of date (%s): run go run ./internal/cmd/readme", path, firstDifference(old, updated))
 		default:
 			if err := atomicfile.Write(path, updated); err != nil {
 				return err
@@ -115,7 +115,7 @@ func renderAll(root string, check bool) error {
 		switch {
 		case err == nil && bytes.Equal(old, svg):
 		case check:
-			return fmt.Errorf("%s is out of date: run go run ./internal/cmd/readme", path)
+			return fmt.Errorf("%s is out of date (%s): run go run ./internal/cmd/readme", path, firstDifference(old, svg))
 		default:
 			if err := atomicfile.Write(path, svg); err != nil {
 				return err
@@ -151,4 +151,23 @@ func render(root string, readme []byte, seen map[string]bool) ([]byte, error) {
 		return append(append(append([]byte(nil), g[1]...), text...), g[3]...)
 	})
 	return out, err
+}
+
+// firstDifference says where two versions of a document first differ: the line number and the
+// two lines, so that a failed check can be understood from its message alone.
+func firstDifference(old, updated []byte) string {
+	a, b := bytes.Split(old, []byte("\n")), bytes.Split(updated, []byte("\n"))
+	for i := 0; i < max(len(a), len(b)); i++ {
+		var x, y []byte
+		if i < len(a) {
+			x = a[i]
+		}
+		if i < len(b) {
+			y = b[i]
+		}
+		if !bytes.Equal(x, y) {
+			return fmt.Sprintf("line %d is %q, would be %q", i+1, x, y)
+		}
+	}
+	return "no line differs"
 }
