@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -477,8 +478,8 @@ func reportSummarySection(root string) (string, error) {
 	for _, k := range statusKinds {
 		fmt.Fprintf(&b, " %d |", counts[k])
 	}
-	for _, h := range hours {
-		total += h
+	for _, id := range slices.Sorted(maps.Keys(hours)) { // in a fixed order: a float sum's rounding depends on it
+		total += hours[id]
 	}
 	fmt.Fprintf(&b, "\n\nThe cells not run yet would take ≈ %s CPU hours for their three seeds (section [Estimates](#estimates)); "+
 		"a cell above %s CPU hours needs a GPU.\n", roundHours(total), roundHours(gpuHours))
