@@ -55,7 +55,7 @@ var sections = map[string]func(root string) (string, error){
 	"paper-run-time-molhiv":  runTimeSection(runTimeMolhivTable),
 	"gpu":                    gpuSection("results/zinc12k-gpu"),
 	"authors-model":          authorsModelSection("results/pytorch-import/molesol-authors-seed0"),
-	"test-times":             testTimesSection("results/testing", "quick.jsonl"),
+	"test-times":             testTimesSection("results/testing", "quick.jsonl", "all.jsonl"),
 }
 
 // documents are the files with generated sections, relative to the project root; every section
