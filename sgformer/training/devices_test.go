@@ -77,7 +77,7 @@ func TestPartition(t *testing.T) {
 // A batch of fewer graphs than devices (an epoch's last) is split into one graph per device
 // and empty blocks, all of one shape, with as many graph slots as a full batch has graphs.
 func TestBuildShardsFewGraphs(t *testing.T) {
-	task := devicesTask(t, 20, 3)
+	task := syntheticTask(t, 20, 3)
 	cfg, err := ReadConfig(devicesContext(nil))
 	if err != nil {
 		t.Fatal(err)
@@ -163,8 +163,9 @@ func TestResolveDevices(t *testing.T) {
 	}
 }
 
-// devicesTask is the synthetic counting task of count graphs, preprocessed with k PE columns.
-func devicesTask(t *testing.T, count, k int) *Task {
+// syntheticTask is the synthetic counting task of count graphs, preprocessed with k PE columns
+// (the external tests call it as SyntheticTask, export_test.go).
+func syntheticTask(t testing.TB, count, k int) *Task {
 	t.Helper()
 	ds, err := data.Synthetic(data.Triangles, count, 3)
 	if err != nil {
@@ -309,7 +310,7 @@ func TestDevicesFirstStep(t *testing.T) {
 	if be.NumDevices() < 4 {
 		t.Skipf("XLA's CPU plugin has %d device(s) here, the test wants 4 (XLA_FLAGS=--xla_force_host_platform_device_count=4)", be.NumDevices())
 	}
-	task := devicesTask(t, 40, 3)
+	task := syntheticTask(t, 40, 3)
 	for _, name := range []string{model.Subgraphormer, model.GIN} {
 		params := map[string]any{model.ParamModel: name}
 		wantLoss, want := firstStep(t, be, task, devicesContext(params), 1)
@@ -358,7 +359,7 @@ func TestDevicesTraining(t *testing.T) {
 		t.Skipf("XLA's CPU plugin has %d device(s) here, the test wants 4 (XLA_FLAGS=--xla_force_host_platform_device_count=4)", be.NumDevices())
 	}
 	const tol = 1e-3
-	task := devicesTask(t, 40, 3) // 32 training graphs: 4 batches of 8
+	task := syntheticTask(t, 40, 3) // 32 training graphs: 4 batches of 8
 	params := map[string]any{ParamEpochs: 5, model.ParamModel: model.Subgraphormer, ParamSamplingRatio: 1.0}
 	train := func(devices string, opt Options) []Record {
 		t.Helper()

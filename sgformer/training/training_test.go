@@ -30,22 +30,8 @@ import (
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
-func syntheticTask(t testing.TB, count, k int) *training.Task {
-	t.Helper()
-	ds, err := data.Synthetic(data.Triangles, count, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	items, err := preprocess.Dataset(ds.Graphs, preprocess.Options{PEK: k}, 0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	task, err := training.NewTask(ds.Name, ds.Graphs, items, ds.Labels, model.Spec{NodeVocab: ds.NodeVocab, EdgeVocab: ds.EdgeVocab, Tasks: 1}, ds.Split.Train, ds.Split.Valid, ds.Split.Test)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return task
-}
+// syntheticTask is the synthetic counting task of count graphs, preprocessed with k PE columns.
+var syntheticTask = training.SyntheticTask
 
 func newContext(name string, extra map[string]any) *context.Context {
 	ctx := context.New()
