@@ -20,6 +20,7 @@
 package backend
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"slices"
@@ -70,6 +71,11 @@ func New(config string) (b backends.Backend, err error) {
 		}
 		if err != nil && name == "xla" {
 			err = pluginError(config, err)
+		}
+		if err == nil && name == "xla" {
+			if cerr := enableCompileCache(); cerr != nil {
+				count(func(s *CompileCacheStats) { s.Dir, s.Err = "", cmp.Or(s.Err, cerr) }) // compiles, uncached
+			}
 		}
 	}()
 	searchPath := os.Getenv("PJRT_PLUGIN_LIBRARY_PATH") != ""
