@@ -14,6 +14,7 @@ export SGFORMER_DATA=${SGFORMER_DATA:-$(cd .. && pwd)/shared/data}
 export XLA_FLAGS="${XLA_FLAGS:-} --xla_force_host_platform_device_count=4"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+export SGFORMER_XLA_CACHE="$tmp/xla-cache" # empty: compilation is part of what is measured
 go build -o "$tmp/sgformer" ./cmd/sgformer
 "$tmp/sgformer" install-xla >/dev/null
 {

@@ -18,6 +18,7 @@ export GOMLX_BACKEND=${GOMLX_BACKEND:-xla:cpu}
 export GOMEMLIMIT=${GOMEMLIMIT:-$(($(awk '/^MemAvailable/ {print $2}' /proc/meminfo) * 1024 / 10 * 9))}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+export SGFORMER_XLA_CACHE="$tmp/xla-cache" # empty: compilation is part of what is measured
 go test -c -o "$tmp/training.test" ./sgformer/training
 {
 	echo "# scripts/bench-recipes.sh at $(git rev-parse --short HEAD)$([[ -z $(git status --porcelain -- sgformer scripts) ]] || echo " with uncommitted changes"), -benchtime $benchtime, nice -n 10"

@@ -15,6 +15,9 @@
 //   - GPU memory: PJRT's CUDA plugin grabs 75% of the GPU at start-up unless told otherwise, so
 //     that nvidia-smi shows the grab, not what a run needs. "xla:cuda" is created with
 //     preallocation off: memory grows as needed and memory.used is the run's high-water mark.
+//   - Compilation: GoMLX compiles each program again in every process. New puts a cache on disk
+//     behind the XLA plugin's compile call (compilecache.go), so that a resumed run, a second
+//     seed or a notebook cell run again loads its programs instead.
 //   - BatchNorm: the pure-Go backend lacks the BatchNorm ops and GoMLX's layer has no mask; the
 //     model package has its own masked BatchNorm.
 package backend

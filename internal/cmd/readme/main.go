@@ -37,6 +37,7 @@ var sections = map[string]func(root string) (string, error){
 	"pe-modes":         tableSection("results/pe-modes"),
 	"cpu-benchmarks":   cpuBenchmarksSection("results/benchmarks/cpu.txt"),
 	"backends":         backendsSection("results/benchmarks/backends.txt"),
+	"compile-cache":    compileCacheSection("results/benchmarks/compile-cache.txt"),
 	"molesol-sampling": samplingSection("results/reproduction/molesol-sampling", molesolSampling, 3),
 	"molesol-starts": startsSection("results/reproduction/molesol-sampling-gomlx-init", "results/reproduction/molesol-sampling",
 		map[string]string{"subgraphormer-pe_ratio-1": "results/ogbg-molesol-paper"}, molesolSampling, 3),
