@@ -10,7 +10,8 @@ import (
 
 // Nonsense hyperparameters are usage errors (exit status 2) that name the parameter, and on
 // --resume a flag that contradicts the run's configuration is one too, except --epochs,
-// --devices and --time-limit; the configuration file follows an extended run.
+// --devices and --time-limit; the configuration file follows an extended run. eval and predict
+// refuse a --devices the backend cannot give.
 func TestNonsenseFlags(t *testing.T) {
 	small := []string{"--dataset", "synthetic", "--synthetic-graphs", "20", "--layers", "1", "--hidden", "12", "--batch-size", "16", "--backend", "go"}
 	for _, tc := range []struct {
@@ -29,6 +30,7 @@ func TestNonsenseFlags(t *testing.T) {
 		{[]string{"-set", "tuple_k=1"}, "tuple_k = 1, want at least 2"},
 		{[]string{"--devices", "2"}, "devices = 2, but backend go has 1 device(s)"},
 		{[]string{"--devices", "two"}, `devices = "two", want a positive number of devices or "all"`},
+		{[]string{"--devices", "2", "--execution", "dense"}, "devices = 2 needs execution = sparse"},
 	} {
 		args := append(append([]string{"train", "--out", filepath.Join(t.TempDir(), "run")}, small...), tc.args...)
 		code, _, stderr := runCLI(t, "", args...)
@@ -54,6 +56,16 @@ func TestNonsenseFlags(t *testing.T) {
 		code, _, stderr := runCLI(t, "", append([]string{"train", "--out", run, "--resume", "--backend", "go"}, tc.args...)...)
 		if code != 2 || !strings.Contains(stderr, tc.want) {
 			t.Errorf("resume %v: exit %d, %q; want 2 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	// eval and predict check --devices before any work, whatever the run trained on.
+	graphJSON := `{"num_nodes": 2, "edges": [[0,1]], "node_features": [0, 0], "edge_features": [1]}`
+	for _, cmd := range [][]string{{"eval"}, {"predict", "--graph", "-"}} {
+		for devices, want := range map[string]string{"2": "devices = 2, but backend go has 1 device(s)", "none": `devices = "none", want a positive number`} {
+			code, _, stderr := runCLI(t, graphJSON, append(cmd, "--run", run, "--backend", "go", "--devices", devices)...)
+			if code != 2 || !strings.Contains(stderr, want) {
+				t.Errorf("%s --devices %s: exit %d, %q; want 2 and %q", cmd[0], devices, code, stderr, want)
+			}
 		}
 	}
 	// Flags that agree with the run, and --epochs, may be given.

@@ -56,6 +56,7 @@ func predictCmd(args []string, io stdio) error {
 	strict := fs.Bool("strict", false, "--input: fail (exit status 1) when a row cannot be predicted, not only when none can")
 	format := fs.String("format", "", `--input's output format: "csv" or "jsonl" (default: jsonl for an --output ending in .jsonl or .json, else csv)`)
 	backendName := fs.String("backend", "", "GoMLX backend (default $GOMLX_BACKEND, else xla:cpu if installed, else go)")
+	devices := devicesFlag(fs)
 	describe(fs, predictUsage)
 	if err := parse(fs, args, io); err != nil {
 		return err
@@ -97,7 +98,7 @@ func predictCmd(args []string, io stdio) error {
 	if err != nil {
 		return err
 	}
-	_, _, p, _, err := loadRun(*run, *backendName, io)
+	_, _, p, _, err := loadRun(*run, *backendName, *devices, io)
 	if err != nil {
 		return err
 	}

@@ -445,6 +445,12 @@ func runTraining(ctx *context.Context, d *dataFlags, opt training.Options, backe
 	return sum, err
 }
 
+// devicesFlag is --devices of eval and predict: the devices each batch is split among, whatever
+// the run trained on (a run's weights do not depend on them).
+func devicesFlag(fs *flag.FlagSet) *string {
+	return fs.String("devices", "1", `devices each batch is split among (data parallel, as in training): a number, or "all" of the backend's; the same predictions as on one, up to float32 rounding`)
+}
+
 // interrupts returns a channel closed on the first SIGINT or SIGTERM, announced on io.err, after
 // which the signals have their default effect again (a second Ctrl-C ends the process at once);
 // release stops listening.
@@ -484,8 +490,10 @@ func peekFlag(args []string, name, def string) string {
 	return def
 }
 
-// loadRun loads the best checkpoint of a run with its data source and a predictor.
-func loadRun(run, backendName string, io stdio) (*context.Context, training.Source, *training.Predictor, *training.Summary, error) {
+// loadRun loads the best checkpoint of a run with its data source and a predictor on devices
+// (ParamDevices: a number or "all"), which is checked against the backend and the run's
+// configuration before anything is compiled.
+func loadRun(run, backendName, devices string, io stdio) (*context.Context, training.Source, *training.Predictor, *training.Summary, error) {
 	ctx, src, sum, err := training.OpenRun(run)
 	if err != nil {
 		return nil, src, nil, nil, err
@@ -493,6 +501,14 @@ func loadRun(run, backendName string, io stdio) (*context.Context, training.Sour
 	be, err := newBackend(backendName, io)
 	if err != nil {
 		return nil, src, nil, nil, err
+	}
+	ctx.SetParam(training.ParamDevices, devices)
+	cfg, err := training.ReadConfig(ctx)
+	if err == nil {
+		_, err = training.ResolveDevices(cfg, be)
+	}
+	if err != nil {
+		return nil, src, nil, nil, usageError{err.Error()}
 	}
 	p, err := training.NewPredictor(ctx, be, src.Spec)
 	if err != nil {
@@ -508,13 +524,14 @@ func evalCmd(args []string, io stdio) error {
 	cache, _ := os.UserCacheDir()
 	cacheDir := fs.String("cache-dir", filepath.Join(cache, "sgformer"), "directory for preprocessing caches")
 	dataDir := fs.String("data-dir", "", "directory holding the dataset's files, if not where the run read them (its run.json's data_dir, else $SGFORMER_DATA/FOLDER, ../shared/data/FOLDER or the download location)")
+	devices := devicesFlag(fs)
 	if err := parse(fs, args, io); err != nil {
 		return err
 	}
 	if *run == "" {
 		return usagef("--run RUN is required")
 	}
-	ctx, src, p, sum, err := loadRun(*run, *backendName, io)
+	ctx, src, p, sum, err := loadRun(*run, *backendName, *devices, io)
 	if err != nil {
 		return err
 	}

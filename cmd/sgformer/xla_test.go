@@ -39,18 +39,23 @@ func paperRun(t *testing.T) string {
 	return run
 }
 
-// eval and predict give on XLA's CPU plugin what they give on the pure-Go backend, for the same
-// checkpoint: the validation and test RMSE of ogbg-molesol within 1e-6 relative, and predictions
-// within 1e-5 relative. Both are float32 models whose sums XLA orders its own way; a metric
-// averages hundreds of predictions, so its rounding shrinks, while one prediction keeps a few
-// ulps (1.2e-7) per layer. A wrong computation moves both by far more.
+// eval and predict give on XLA's CPU plugin, on one device and with each batch split among 2
+// (--devices 2), what they give on the pure-Go backend, for the same checkpoint: the validation
+// and test RMSE of ogbg-molesol within 1e-6 relative, and predictions within 1e-5 relative.
+// All are float32 models whose sums XLA orders its own way; a metric averages hundreds of
+// predictions, so its rounding shrinks, while one prediction keeps a few ulps (1.2e-7) per
+// layer. A wrong computation moves both by far more.
 func TestXLAEvalPredict(t *testing.T) {
-	xlatest.CPU(t)
+	if be := xlatest.CPU(t); be.NumDevices() < 2 {
+		t.Skipf("XLA's CPU plugin has %d device(s) here, the test wants 2 (XLA_FLAGS=--xla_force_host_platform_device_count=2)", be.NumDevices())
+	}
 	run := paperRun(t)
 	cache := t.TempDir()
+	backends := map[string][]string{"go": {"--backend", "go"}, "xla:cpu": {"--backend", "xla:cpu"}, "xla:cpu on 2 devices": {"--backend", "xla:cpu", "--devices", "2"}}
+	others := []string{"xla:cpu", "xla:cpu on 2 devices"}
 	metrics := map[string]map[string]float64{}
-	for _, b := range []string{"go", "xla:cpu"} {
-		code, stdout, stderr := runCLI(t, "", "eval", "--run", run, "--cache-dir", cache, "--backend", b)
+	for b, flags := range backends {
+		code, stdout, stderr := runCLI(t, "", append([]string{"eval", "--run", run, "--cache-dir", cache}, flags...)...)
 		var ev map[string]any
 		if code != 0 || json.Unmarshal([]byte(stdout), &ev) != nil {
 			t.Fatalf("eval --backend %s: exit %d, %q, %s", b, code, stdout, stderr)
@@ -65,8 +70,10 @@ func TestXLAEvalPredict(t *testing.T) {
 		}
 	}
 	for k, want := range metrics["go"] {
-		if got := metrics["xla:cpu"][k]; math.Abs(got-want) > 1e-6*math.Abs(want) {
-			t.Errorf("eval %s: %v on xla:cpu, %v on go", k, got, want)
+		for _, b := range others {
+			if got := metrics[b][k]; math.Abs(got-want) > 1e-6*math.Abs(want) {
+				t.Errorf("eval %s: %v on %s, %v on go", k, got, b, want)
+			}
 		}
 	}
 	t.Logf("eval: %v", metrics)
@@ -77,9 +84,9 @@ func TestXLAEvalPredict(t *testing.T) {
 		t.Fatal(err)
 	}
 	preds := map[string][]float64{}
-	for _, b := range []string{"go", "xla:cpu"} {
+	for b, flags := range backends {
 		out := filepath.Join(t.TempDir(), "out.jsonl")
-		code, _, stderr := runCLI(t, "", "predict", "--run", run, "--input", input, "--output", out, "--format", "jsonl", "--backend", b)
+		code, _, stderr := runCLI(t, "", append([]string{"predict", "--run", run, "--input", input, "--output", out, "--format", "jsonl"}, flags...)...)
 		if code != 0 {
 			t.Fatalf("predict --backend %s: exit %d: %s", b, code, stderr)
 		}
@@ -95,12 +102,14 @@ func TestXLAEvalPredict(t *testing.T) {
 			preds[b] = append(preds[b], *row.Pred)
 		}
 	}
-	if len(preds["go"]) != len(smiles) || len(preds["xla:cpu"]) != len(smiles) {
-		t.Fatalf("predictions: %v", preds)
-	}
-	for i, want := range preds["go"] {
-		if got := preds["xla:cpu"][i]; math.Abs(got-want) > 1e-5*max(1, math.Abs(want)) {
-			t.Errorf("predict %s: %v on xla:cpu, %v on go", smiles[i], got, want)
+	for _, b := range others {
+		if len(preds["go"]) != len(smiles) || len(preds[b]) != len(smiles) {
+			t.Fatalf("predictions: %v", preds)
+		}
+		for i, want := range preds["go"] {
+			if got := preds[b][i]; math.Abs(got-want) > 1e-5*max(1, math.Abs(want)) {
+				t.Errorf("predict %s: %v on %s, %v on go", smiles[i], got, b, want)
+			}
 		}
 	}
 }

@@ -315,7 +315,7 @@ func (d *epochData) build(from int) prefetched {
 	var b prefetched
 	if d.devices > 1 {
 		var inputs, labels [][]*tensors.Tensor
-		inputs, labels, b.err = d.batches.buildShards(examples, d.devices, roots, flips)
+		inputs, labels, _, b.err = d.batches.buildShards(examples, d.devices, roots, flips)
 		if b.err == nil {
 			b.dinputs, b.err = d.sharding.tensors(inputs)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"sync"
 
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/core/distributed"
@@ -40,9 +41,10 @@ func parseDevices(s string) (int, error) {
 }
 
 // ResolveDevices returns the number of devices cfg's ParamDevices names on the backend be,
-// after checking that training can be split that way: no more devices than be has, no fewer
-// graphs per batch than devices, the sparse layout (batch.Pad's). Train calls it first; a
-// command line can call it before loading the data.
+// after checking that training and evaluation can be split that way: the sparse layout
+// (batch.Pad's; the dense one is refused whatever the backend), no more devices than be has,
+// no fewer graphs per batch than devices. Train and NewPredictor call it first; a command
+// line can call it before loading the data.
 func ResolveDevices(cfg Config, be backends.Backend) (int, error) {
 	n, err := parseDevices(cfg.Devices)
 	if err != nil {
@@ -55,6 +57,8 @@ func ResolveDevices(cfg Config, be backends.Backend) (int, error) {
 	switch {
 	case n == 1:
 		return 1, nil
+	case cfg.Model.Execution == model.Dense:
+		return 0, fmt.Errorf("training: %s = %s needs %s = %s: batches of the dense layout are not split among devices (docs/devices.md says why)", ParamDevices, cfg.Devices, model.ParamExecution, model.Sparse)
 	case n > have:
 		how := ""
 		if be.Name() == "xla" {
@@ -63,8 +67,6 @@ func ResolveDevices(cfg Config, be backends.Backend) (int, error) {
 		return 0, fmt.Errorf("training: %s = %s, but backend %s has %d device(s)%s", ParamDevices, cfg.Devices, backend.Kind(be), have, how)
 	case cfg.BatchSize < n:
 		return 0, fmt.Errorf("training: %s = %d graphs cannot be split among %s = %d devices: want a batch of at least as many graphs as devices", ParamBatchSize, cfg.BatchSize, ParamDevices, n)
-	case cfg.Model.Execution == model.Dense:
-		return 0, fmt.Errorf("training: %s = %d needs %s = %s: batches of the dense layout are not split among devices", ParamDevices, n, model.ParamExecution, model.Sparse)
 	}
 	return n, nil
 }
@@ -119,12 +121,13 @@ func partition(sizes []int, n int) []int {
 
 // buildShards is build for n devices: the batch of examples split into n contiguous blocks of
 // balanced product-graph sizes, padded to one shape, as per-device shards of one global batch
-// (model.Shards). The random draws (sampling, sign flips) are those build makes, in the same
-// order.
-func (b batching) buildShards(examples []batch.Example, n int, roots func(i int) *rand.Rand, flips *rand.Rand) (inputs, labels [][]*tensors.Tensor, err error) {
+// (model.Shards); block d holds examples[ends[d-1]:ends[d]] (from 0 for d = 0), graph slot g
+// of its shard being example ends[d-1] + g. The random draws (sampling, sign flips) are those
+// build makes, in the same order.
+func (b batching) buildShards(examples []batch.Example, n int, roots func(i int) *rand.Rand, flips *rand.Rand) (inputs, labels [][]*tensors.Tensor, ends []int, err error) {
 	products, err := b.products(examples, roots)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	sizes := make([]int, len(examples))
 	for i, ex := range examples {
@@ -140,14 +143,15 @@ func (b batching) buildShards(examples []batch.Example, n int, roots func(i int)
 	blocks := make([]*batch.Batch, n)
 	var shapes []batch.Shape
 	begin := 0
-	for d, end := range partition(sizes, n) {
+	ends = partition(sizes, n)
+	for d, end := range ends {
 		if end > begin {
 			var part []*product.Graph
 			if products != nil {
 				part = products[begin:end]
 			}
 			if blocks[d], err = batch.Build(examples[begin:end], part, b.options, flips); err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			shapes = append(shapes, batch.ShapeOf(blocks[d]))
 		}
@@ -161,14 +165,15 @@ func (b batching) buildShards(examples []batch.Example, n int, roots func(i int)
 	for d := range blocks {
 		if blocks[d] == nil { // the first block holds a graph (partition)
 			if blocks[d], err = batch.Empty(blocks[0]); err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 		}
 		if err := batch.Pad(blocks[d], shape); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
-	return model.Shards(blocks, b.spec, b.model)
+	inputs, labels, err = model.Shards(blocks, b.spec, b.model)
+	return inputs, labels, ends, err
 }
 
 // sharding lays per-device shards out as GoMLX's distributed tensors: axis 0 split among the
@@ -177,10 +182,25 @@ type sharding struct {
 	spec *distributed.ShardingSpec
 }
 
+// meshes holds the one-axis device mesh of each number of devices, made once per process: GoMLX
+// matches the mesh of a variable's sharding (fixed when the variable is first distributed, by
+// the training step) to a program's meshes by identity, so the training step and evaluation of
+// one context must share the mesh.
+var meshes = struct {
+	sync.Mutex
+	of map[int]*distributed.DeviceMesh
+}{of: map[int]*distributed.DeviceMesh{}}
+
 func newSharding(devices int) (sharding, error) {
-	mesh, err := distributed.NewDeviceMesh([]int{devices}, []string{"devices"})
-	if err != nil {
-		return sharding{}, err
+	meshes.Lock()
+	defer meshes.Unlock()
+	mesh := meshes.of[devices]
+	if mesh == nil {
+		var err error
+		if mesh, err = distributed.NewDeviceMesh([]int{devices}, []string{"devices"}); err != nil {
+			return sharding{}, err
+		}
+		meshes.of[devices] = mesh
 	}
 	spec, err := distributed.BuildSpec(mesh).S("devices").Done()
 	return sharding{spec}, err

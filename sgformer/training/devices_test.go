@@ -75,7 +75,7 @@ func TestPartition(t *testing.T) {
 }
 
 // A batch of fewer graphs than devices (an epoch's last) is split into one graph per device
-// and empty blocks, all of one shape, with as many graph slots as a full batch has graphs.
+// and empty blocks (where each block ends says so), all of one shape, with as many graph slots as a full batch has graphs.
 func TestBuildShardsFewGraphs(t *testing.T) {
 	task := syntheticTask(t, 20, 3)
 	cfg, err := ReadConfig(devicesContext(nil))
@@ -84,9 +84,12 @@ func TestBuildShardsFewGraphs(t *testing.T) {
 	}
 	b := newBatching(cfg, task.Spec)
 	rng := rand.New(rand.NewPCG(1, 1))
-	inputs, labels, err := b.buildShards(task.examples(task.Train[:2]), 4, func(int) *rand.Rand { return rng }, rng)
+	inputs, labels, ends, err := b.buildShards(task.examples(task.Train[:2]), 4, func(int) *rand.Rand { return rng }, rng)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !slices.Equal(ends, []int{1, 2, 2, 2}) {
+		t.Fatalf("blocks end at %v, want one graph on each of the first two devices", ends)
 	}
 	if len(inputs) != 4 || len(labels) != 4 {
 		t.Fatalf("%d and %d shards, want 4", len(inputs), len(labels))
@@ -140,6 +143,9 @@ func TestResolveDevices(t *testing.T) {
 		{"8", fakeDevices{n: 4}, nil, 0, "backend xla:cpu has 4 device(s); on a CPU, XLA_FLAGS"},
 		{"4", fakeDevices{n: 4}, map[string]any{ParamBatchSize: 3}, 0, "batch_size = 3 graphs cannot be split among devices = 4"},
 		{"2", fakeDevices{n: 4}, map[string]any{model.ParamExecution: model.Dense}, 0, "needs execution = sparse"},
+		{"all", fakeDevices{n: 4}, map[string]any{model.ParamExecution: model.Dense}, 0, "devices = all needs execution = sparse"},
+		{"2", goBackend, map[string]any{model.ParamExecution: model.Dense}, 0, "needs execution = sparse"}, // whatever the backend
+		{"all", goBackend, map[string]any{model.ParamExecution: model.Dense}, 1, ""},
 		{"0", fakeDevices{n: 4}, nil, 0, `want a positive number of devices or "all"`},
 		{"two", fakeDevices{n: 4}, nil, 0, `devices = "two"`},
 	} {
@@ -404,4 +410,75 @@ func TestDevicesTraining(t *testing.T) {
 		t.Fatalf("resumed on 4 devices until a deadline: %d epochs, want 2", len(recs))
 	}
 	closeTo("2 devices, then 4, then 1", train("", Options{Out: out, Resume: true, Devices: "1"}), two)
+}
+
+// Prediction and evaluation on 2 and 4 of XLA's CPU devices give what they give on one: each
+// batch split among the devices as in training (17 graphs in batches of 8: the last, of one
+// graph, leaves devices empty), Subgraphormer with subgraph sampling (2 draws per graph, from
+// streams of their own) and GIN (on the graphs themselves). Each prediction within deviceLossTol of the largest, and the metric
+// within deviceLossTol relative: the same tolerance as the training step's loss (inference has
+// no BatchNorm statistics of the batch, so only the partitioned sums' order differs).
+func TestDevicesPredict(t *testing.T) {
+	be := xlatest.CPU(t)
+	if be.NumDevices() < 4 {
+		t.Skipf("XLA's CPU plugin has %d device(s) here, the test wants 4 (XLA_FLAGS=--xla_force_host_platform_device_count=4)", be.NumDevices())
+	}
+	task := syntheticTask(t, 40, 3)
+	examples := task.examples(task.Train[:17])
+	for _, name := range []string{model.Subgraphormer, model.GIN} {
+		params := map[string]any{model.ParamModel: name}
+		// A fresh context per number of devices (a context's variables, once on a mesh, stay
+		// on it), started from the same seed: the same weights.
+		predict := func(devices int) ([][]float64, float64) {
+			t.Helper()
+			ctx := devicesContext(params)
+			ctx.SetParam(ParamDevices, fmt.Sprint(devices))
+			cfg, err := ReadConfig(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx.SetParam(context.ParamInitialSeed, int64(cfg.Seed)+1)
+			if err := startModel(ctx, be, task.Spec, cfg); err != nil {
+				t.Fatal(err)
+			}
+			p, err := NewPredictor(ctx, be, task.Spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pred, err := p.Predict(examples)
+			if err != nil {
+				t.Fatalf("%d devices: %v", devices, err)
+			}
+			metric, err := p.Evaluate(task, task.Test, cfg.Metric)
+			if err != nil {
+				t.Fatalf("%d devices: %v", devices, err)
+			}
+			return pred, metric
+		}
+		want, wantMetric := predict(1)
+		scale := 0.0
+		for _, row := range want {
+			for _, x := range row {
+				scale = max(scale, math.Abs(x))
+			}
+		}
+		for _, devices := range []int{2, 4} {
+			t.Run(fmt.Sprintf("%s/%d", name, devices), func(t *testing.T) {
+				got, metric := predict(devices)
+				worst := 0.0
+				for i := range want {
+					for j := range want[i] {
+						worst = max(worst, math.Abs(got[i][j]-want[i][j]))
+					}
+				}
+				if worst > deviceLossTol*scale {
+					t.Errorf("predictions differ from one device's by up to %.3g (the largest is %.3g)", worst, scale)
+				}
+				if math.Abs(metric-wantMetric) > deviceLossTol*math.Abs(wantMetric) {
+					t.Errorf("metric %v, on one device %v", metric, wantMetric)
+				}
+				t.Logf("predictions within %.2g of the largest (%.3g); metric %.9g (one device %.9g)", worst/scale, scale, metric, wantMetric)
+			})
+		}
+	}
 }

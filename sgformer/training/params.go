@@ -36,7 +36,7 @@ const (
 	ParamBucket          = "bucket"       // growth factor between padded batch sizes
 	ParamSignFlip        = "pe_sign_flip" // random PE sign flips in training
 	ParamMetric          = "metric"       // "mae", "rmse", "rocauc" or "ap"
-	ParamDevices         = "devices"      // devices each training step runs on: a number, or "all" (devices.go)
+	ParamDevices         = "devices"      // devices each training step and evaluation runs on: a number, or "all" (devices.go)
 )
 
 // Schedules (ParamSchedule).
@@ -71,7 +71,7 @@ var Params = []model.Param{
 	param(ParamSeed, 0, "random seed (weights, shuffling, sampling, sign flips, dropout)"),
 	param(ParamBucket, 1.15, "growth factor between the padded sizes of batches"),
 	param(ParamSignFlip, true, "flip the sign of each PE column at random in training"),
-	param(ParamDevices, "1", `devices each training step runs on, the batch split among them (data parallel): a number, or "all" of the backend's`),
+	param(ParamDevices, "1", `devices each training step and evaluation runs on, the batch split among them (data parallel): a number, or "all" of the backend's`),
 }
 
 func param(name string, def any, usage string) model.Param {

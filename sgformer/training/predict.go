@@ -7,8 +7,10 @@ import (
 	"time"
 
 	"github.com/gomlx/gomlx/backends"
+	"github.com/gomlx/gomlx/pkg/core/distributed"
 	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // GoMLX's convention
+	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
@@ -29,14 +31,25 @@ type Predictor struct {
 	batches batching
 	draws   int
 	seed    int
+	// devices, when more than 1, is how many devices each batch is split among, as in
+	// training (buildShards), laid out by sharding.
+	devices  int
+	sharding sharding
 	// compiled counts the programs compiled, one per new batch shape.
 	compiled compilations
 }
 
 // NewPredictor returns a predictor for the model and hyperparameters in ctx, whose variables
-// must exist (trained, or loaded from a checkpoint).
+// must exist (trained, or loaded from a checkpoint). It runs on the devices ParamDevices in
+// ctx names, each batch split among them as in training (ResolveDevices says when it cannot
+// be; OpenRun's context names one device): the predictions are those of one device, up to
+// the order of float32 sums.
 func NewPredictor(ctx *context.Context, be backends.Backend, spec model.Spec) (*Predictor, error) {
 	cfg, err := ReadConfig(ctx)
+	if err != nil {
+		return nil, err
+	}
+	devices, err := ResolveDevices(cfg, be)
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +62,16 @@ func NewPredictor(ctx *context.Context, be backends.Backend, spec model.Spec) (*
 		return nil, err
 	}
 	exec.SetMaxCache(-1) // one graph per batch shape, however many (see epochData.Yield)
-	return &Predictor{exec: exec, batches: newBatching(cfg, spec), draws: cfg.EvalSamples, seed: cfg.Seed}, nil
+	p := &Predictor{exec: exec, batches: newBatching(cfg, spec), draws: cfg.EvalSamples, seed: cfg.Seed, devices: devices}
+	if devices > 1 {
+		if p.sharding, err = newSharding(devices); err != nil {
+			return nil, err
+		}
+		// Every input split along axis 0 (the last spec serves the rest); the predictions,
+		// [devices·(slots+1), tasks], too: device d's rows are its block's graph slots.
+		exec.AutoSharding(p.sharding.spec.Mesh).WithInputShardingSpecs(p.sharding.spec).WithOutputShardingSpecs(p.sharding.spec)
+	}
+	return p, nil
 }
 
 // newBatching returns the batching of a run's configuration.
@@ -93,51 +115,115 @@ func (p *Predictor) Predict(examples []batch.Example) ([][]float64, error) {
 				// graph's fingerprint: its prediction depends neither on the graphs evaluated
 				// with it nor on their order.
 				roots := func(i int) *rand.Rand { return rand.New(rand.NewPCG(uint64(p.seed)^keys[lo+i], streamEval+uint64(d))) }
-				inputs, _, err := p.batches.build(examples[lo:hi], roots, nil)
-				if !yield(builtBatch{lo: lo, hi: hi, inputs: inputs, err: err}) || err != nil {
+				b := p.build(examples[lo:hi], roots)
+				b.lo = lo
+				if !yield(b) || b.err != nil {
 					return
 				}
 			}
 		}
-	}, func(b builtBatch) { finalize(b.inputs) })
+	}, builtBatch.free)
 	defer built.stop() // on an early return: stop the builder, and free what it built
 	for b, ok := built.next(); ok; b, ok = built.next() {
 		if b.err != nil {
 			return nil, b.err
 		}
-		args := make([]any, len(b.inputs))
-		for i, x := range b.inputs {
-			args[i] = x
-		}
-		if p.compiled.add(shapesOf(b.inputs)) {
-			began := time.Now()
-			if err := p.exec.PreCompile(args...); err != nil {
-				finalize(b.inputs)
-				return nil, err
-			}
-			p.compiled.seconds += time.Since(began).Seconds()
-		}
-		res, err := p.exec.Exec(args...)
-		finalize(b.inputs)
+		blocks, err := p.run(b)
 		if err != nil {
 			return nil, err
 		}
-		flat := tensors.MustCopyFlatData[float64](res[0])
-		res[0].MustFinalizeAll()
-		for g := range b.hi - b.lo {
-			for t := range p.batches.spec.Tasks {
-				out[b.lo+g][t] += flat[g*p.batches.spec.Tasks+t] / float64(draws)
+		begin := 0
+		for k, flat := range blocks {
+			for g := range b.ends[k] - begin {
+				for t := range p.batches.spec.Tasks {
+					out[b.lo+begin+g][t] += flat[g*p.batches.spec.Tasks+t] / float64(draws)
+				}
 			}
+			begin = b.ends[k]
 		}
 	}
 	return out, nil
 }
 
-// builtBatch is the batch of examples[lo:hi] made into the model's inputs.
+// builtBatch is a batch of examples[lo:lo+ends[len(ends)-1]] made into the model's inputs: on
+// one device, inputs; on several, dinputs, block k of examples[lo+ends[k-1]:lo+ends[k]] on
+// device k.
 type builtBatch struct {
-	lo, hi int
-	inputs []*tensors.Tensor
-	err    error
+	lo      int
+	ends    []int
+	inputs  []*tensors.Tensor
+	dinputs []*distributed.Tensor
+	err     error
+}
+
+// build builds the batch of examples, their subgraphs drawn from roots.
+func (p *Predictor) build(examples []batch.Example, roots func(i int) *rand.Rand) builtBatch {
+	var b builtBatch
+	if p.devices == 1 {
+		var labels []*tensors.Tensor
+		b.ends = []int{len(examples)}
+		b.inputs, labels, b.err = p.batches.build(examples, roots, nil)
+		finalize(labels)
+		return b
+	}
+	var inputs, labels [][]*tensors.Tensor
+	inputs, labels, b.ends, b.err = p.batches.buildShards(examples, p.devices, roots, nil)
+	for _, y := range labels {
+		finalize(y)
+	}
+	if b.err == nil {
+		b.dinputs, b.err = p.sharding.tensors(inputs)
+	}
+	return b
+}
+
+// free frees the batch's tensors.
+func (b builtBatch) free() {
+	finalize(b.inputs)
+	for _, x := range b.dinputs {
+		_ = x.Finalize()
+	}
+}
+
+// run runs the model on b, compiling it first for a new shape, and returns the predictions of
+// each block, [slots, tasks] flat, the padding slots included.
+func (p *Predictor) run(b builtBatch) ([][]float64, error) {
+	defer b.free()
+	var args []any
+	var in []shapes.Shape
+	for _, x := range b.inputs {
+		args, in = append(args, x), append(in, x.Shape())
+	}
+	for _, x := range b.dinputs {
+		args, in = append(args, x), append(in, x.ShardShape())
+	}
+	if p.compiled.add(in) {
+		began := time.Now()
+		if err := p.exec.PreCompile(args...); err != nil {
+			return nil, err
+		}
+		p.compiled.seconds += time.Since(began).Seconds()
+	}
+	var res []*tensors.Tensor
+	if p.devices == 1 {
+		out, err := p.exec.Exec(args...)
+		if err != nil {
+			return nil, err
+		}
+		res = out[:1]
+	} else {
+		out, err := p.exec.DistributedExec(args...)
+		if err != nil {
+			return nil, err
+		}
+		res = out[0].Shards()
+	}
+	blocks := make([][]float64, len(res))
+	for k, x := range res {
+		blocks[k] = tensors.MustCopyFlatData[float64](x)
+		x.MustFinalizeAll()
+	}
+	return blocks, nil
 }
 
 // finalize frees tensors now rather than at the garbage collector's leisure.

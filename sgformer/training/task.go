@@ -224,6 +224,9 @@ func ReadHyperparameters(ctx *context.Context, run string) error {
 
 // OpenRun reads the run directory run for evaluation or prediction: a context with its
 // hyperparameters and the weights of its best epoch (Load), its data source and its summary.
+// ParamDevices is one device, whatever the run trained on: the devices are the evaluating
+// machine's (set ParamDevices before NewPredictor to use several); the weights do not depend
+// on them.
 func OpenRun(run string) (*context.Context, Source, *Summary, error) {
 	src, err := ReadSource(run)
 	if err != nil {
@@ -235,5 +238,6 @@ func OpenRun(run string) (*context.Context, Source, *Summary, error) {
 	if err != nil {
 		return nil, src, nil, err
 	}
+	ctx.SetParam(ParamDevices, "1")
 	return ctx, src, sum, nil
 }

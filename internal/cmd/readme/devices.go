@@ -1,0 +1,229 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/gomlx/gomlx/pkg/ml/context"
+
+	"github.com/sgformer/sgformer/sgformer/training"
+)
+
+// The sections of docs/devices.md: what scripts/bench-devices.sh measured on XLA's CPU devices,
+// and a model of a ZINC-12k training step on 1 to 8 GPUs built from the committed measurements.
+
+// devicesSection renders scripts/bench-devices.sh's output: per number of devices, the
+// process's peak RSS and each epoch's training seconds.
+func devicesSection(file string) func(root string) (string, error) {
+	return func(root string) (string, error) {
+		header, parts, err := readParts(filepath.Join(root, file))
+		if err != nil {
+			return "", err
+		}
+		raw, err := os.ReadFile(filepath.Join(root, file))
+		if err != nil {
+			return "", err
+		}
+		epochs := map[string]string{}
+		var name string
+		for _, line := range strings.Split(string(raw), "\n") {
+			if n, ok := strings.CutPrefix(line, "== "); ok {
+				name = n
+			} else if e, ok := strings.CutPrefix(line, "train seconds per epoch: "); ok {
+				var cells []string
+				for _, f := range strings.Fields(e) {
+					v, err := strconv.ParseFloat(f, 64)
+					if err != nil {
+						return "", fmt.Errorf("%s: %q: %w", file, line, err)
+					}
+					cells = append(cells, fmt.Sprintf("%.0f", v))
+				}
+				epochs[name] = strings.Join(cells, ", ")
+			}
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "From `%s` (%s):\n\n", file, strings.Join(header, "; "))
+		b.WriteString("| devices | training seconds of epochs 1, 2, 3 | peak RSS of the process (all devices) | CPU |\n|---:|---|---:|---:|\n")
+		for _, p := range parts {
+			n, ok := strings.CutPrefix(p.name, "devices ")
+			if !ok || epochs[p.name] == "" || p.rssKB == 0 {
+				return "", fmt.Errorf("%s: part %q lacks its epochs or peak RSS", file, p.name)
+			}
+			fmt.Fprintf(&b, "| %s | %s | %.1f GiB | %s |\n", n, epochs[p.name], p.rssKB/(1<<20), p.cpu)
+		}
+		return b.String(), nil
+	}
+}
+
+// collectives is what scripts/devices-collectives.sh counted in a partitioned training step:
+// the bytes of the results of its all-gathers and all-reduces (global tensors, whose size does
+// not depend on the number of devices), how many there are, and the product nodes and width of
+// the largest all-gather (the node features of the whole batch).
+type collectives struct {
+	gatherBytes, reduceBytes float64
+	ops                      int
+	nodes, width             int
+}
+
+var (
+	collectiveLine = regexp.MustCompile(`^(all-gather|all-reduce): (\d+) ops, (\d+) bytes of results$`)
+	gatherShape    = regexp.MustCompile(`^\s+\d+ bytes\s+all-gather\s+f32\[(\d+),(\d+)\]`)
+)
+
+// readCollectives reads scripts/devices-collectives.sh's output.
+func readCollectives(path string) (collectives, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return collectives{}, err
+	}
+	var c collectives
+	for _, line := range strings.Split(string(raw), "\n") {
+		if m := collectiveLine.FindStringSubmatch(line); m != nil {
+			ops, _ := strconv.Atoi(m[2])
+			bytes, _ := strconv.ParseFloat(m[3], 64)
+			c.ops += ops
+			if m[1] == "all-gather" {
+				c.gatherBytes = bytes
+			} else {
+				c.reduceBytes = bytes
+			}
+		} else if m := gatherShape.FindStringSubmatch(line); m != nil && c.nodes == 0 {
+			c.nodes, _ = strconv.Atoi(m[1])
+			c.width, _ = strconv.Atoi(m[2])
+		}
+	}
+	if c.gatherBytes == 0 || c.reduceBytes == 0 || c.nodes == 0 {
+		return c, fmt.Errorf("%s: want the all-gather and all-reduce totals and an all-gather of f32[nodes,width]", path)
+	}
+	return c, nil
+}
+
+// stepModel is a data-parallel training step on n devices: the single-device step's compute
+// divided among them, plus the collectives, each a ring over the n devices (an all-reduce sends
+// 2(n−1)/n of its bytes per device, an all-gather (n−1)/n), at a link bandwidth per device and
+// direction, and a fixed latency per collective. It assumes a perfect split of the compute (no
+// imbalance, padding or work the partitioner repeats on every device) and no overlap of compute
+// and communication.
+type stepModel struct {
+	compute                  float64 // seconds of the step on one device
+	gatherBytes, reduceBytes float64 // per step, of the global tensors
+	ops                      int     // collectives per step
+	bandwidth                float64 // bytes per second, per device and direction
+	latency                  float64 // seconds per collective
+}
+
+// communication returns the seconds of the step's collectives on n devices.
+func (m stepModel) communication(n int) float64 {
+	if n == 1 {
+		return 0
+	}
+	f := float64(n-1) / float64(n)
+	return (f*m.gatherBytes+2*f*m.reduceBytes)/m.bandwidth + float64(m.ops)*m.latency
+}
+
+// step returns the seconds of the step on n devices.
+func (m stepModel) step(n int) float64 { return m.compute/float64(n) + m.communication(n) }
+
+// Interconnects, the vendor's figures (NVIDIA H100 Tensor Core GPU datasheet, H100 SXM: "NVIDIA
+// NVLink: 900GB/s, PCIe Gen5: 128GB/s", both totals of the two directions), per device and
+// direction.
+var interconnects = []struct {
+	name      string
+	bandwidth float64
+}{
+	{"NVLink 4 (H100 SXM, 900 GB/s both directions)", 450e9},
+	{"PCIe Gen5 x16 (128 GB/s both directions)", 64e9},
+}
+
+// collectiveLatency is the assumed fixed cost of one collective within a node (NCCL's small
+// messages take some ten microseconds): a stated assumption, not a measurement.
+const collectiveLatency = 20e-6
+
+// zincTrainGraphs is ZINC-12k's training split, as the paper states it (App. "Datasets":
+// 10,000, 1,000 and 1,000 graphs).
+const zincTrainGraphs = 10000
+
+// recipeConfig returns the configuration of dataset's full-bag recipe.
+func recipeConfig(dataset string) (training.Config, error) {
+	params, _ := training.RecipeAt(dataset, 1)
+	ctx := context.New()
+	training.Defaults(ctx)
+	ctx.SetParams(params)
+	return training.ReadConfig(ctx)
+}
+
+// scalingSection renders the model of a ZINC-12k training step (Subgraphormer + PE, the full
+// bag) on 1, 2, 4 and 8 GPUs: the compute of the paper's A100 epoch (Table "run-time zinc")
+// per step, the communication of the step measured on 2 CPU devices (collectivesFile) scaled to
+// ZINC's batch by product nodes × width × layers, ZINC's product nodes per graph from
+// cpuFile's preprocessing of zinc12k.
+func scalingSection(collectivesFile, cpuFile string) func(root string) (string, error) {
+	return func(root string) (string, error) {
+		c, err := readCollectives(filepath.Join(root, collectivesFile))
+		if err != nil {
+			return "", err
+		}
+		_, parts, err := readParts(filepath.Join(root, cpuFile))
+		if err != nil {
+			return "", err
+		}
+		var productNodes, graphs float64
+		for _, p := range parts {
+			if p.name == "cli preprocess zinc12k cold" {
+				productNodes, _ = p.summary["product_nodes"].(float64)
+				graphs, _ = p.summary["graphs"].(float64)
+			}
+		}
+		if productNodes == 0 || graphs == 0 {
+			return "", fmt.Errorf("%s: no zinc12k preprocessing with product_nodes and graphs", cpuFile)
+		}
+		measured, err := recipeConfig("synthetic")
+		if err != nil {
+			return "", err
+		}
+		zinc, err := recipeConfig("zinc12k")
+		if err != nil {
+			return "", err
+		}
+		if c.width != measured.Model.Hidden {
+			return "", fmt.Errorf("%s: the largest all-gather is %d wide, the synthetic recipe's hidden width %d", collectivesFile, c.width, measured.Model.Hidden)
+		}
+		var epoch float64
+		for _, r := range runTimeZINCTable.rows {
+			if r.variant == &subgraphormerPE {
+				epoch, err = strconv.ParseFloat(r.values[0].mean, 64)
+			}
+		}
+		if epoch == 0 || err != nil {
+			return "", fmt.Errorf("no training epoch of Subgraphormer + PE in Table %q (%v)", runTimeZINCTable.label, err)
+		}
+		steps := math.Ceil(zincTrainGraphs / float64(zinc.BatchSize))
+		nodes := float64(zinc.BatchSize) * productNodes / graphs
+		scale := nodes * float64(zinc.Model.Hidden*zinc.Model.Layers) / float64(c.nodes*c.width*measured.Model.Layers)
+		ops := c.ops * zinc.Model.Layers / measured.Model.Layers
+
+		var b strings.Builder
+		fmt.Fprintf(&b, "Inputs: the measured step (`%s`: the synthetic recipe, %d layers of width %d, a batch of %s product nodes) has %d collectives whose results total %s bytes (all-gathers %s, all-reduces %s). "+
+			"ZINC-12k's full bag has %.1f product nodes per graph (`%s`: %s over %s graphs), %s per batch of %d; its recipe has %d layers of width %d, so the step's communication is taken as %.0f× the measured one "+
+			"(%.2f GB: all-gathers %.2f, all-reduces %.2f) in %d collectives (the measured count × %d/%d layers). "+
+			"The compute is the paper's A100 epoch of Subgraphormer + PE on ZINC-12k (Table \"run-time zinc\": %.2f s) over its %.0f steps (%s training graphs in batches of %d): %.1f ms a step, "+
+			"standing in for a single-GPU step of this implementation, which has not been measured. Each collective costs %.0f µs besides its bytes (assumed).\n\n",
+			collectivesFile, measured.Model.Layers, c.width, thousands(c.nodes), c.ops, thousands(int(c.gatherBytes+c.reduceBytes)), thousands(int(c.gatherBytes)), thousands(int(c.reduceBytes)),
+			productNodes/graphs, cpuFile, thousands(int(productNodes)), thousands(int(graphs)), thousands(int(math.Round(nodes))), zinc.BatchSize, zinc.Model.Layers, zinc.Model.Hidden, scale,
+			scale*(c.gatherBytes+c.reduceBytes)/1e9, scale*c.gatherBytes/1e9, scale*c.reduceBytes/1e9, ops, zinc.Model.Layers, measured.Model.Layers,
+			epoch, steps, thousands(zincTrainGraphs), zinc.BatchSize, 1e3*epoch/steps, 1e6*collectiveLatency)
+		b.WriteString("| interconnect | GPUs | compute, ms/step | communication, ms/step | step, ms | speed-up | epoch, s |\n|---|---:|---:|---:|---:|---:|---:|\n")
+		for _, ic := range interconnects {
+			m := stepModel{compute: epoch / steps, gatherBytes: scale * c.gatherBytes, reduceBytes: scale * c.reduceBytes, ops: ops, bandwidth: ic.bandwidth, latency: collectiveLatency}
+			for _, n := range []int{1, 2, 4, 8} {
+				fmt.Fprintf(&b, "| %s | %d | %.1f | %.1f | %.1f | %.1f× | %.2f |\n", ic.name, n, 1e3*m.compute/float64(n), 1e3*m.communication(n), 1e3*m.step(n), m.step(1)/m.step(n), steps*m.step(n))
+			}
+		}
+		return b.String(), nil
+	}
+}
