@@ -1,11 +1,7 @@
 package training
 
 import (
-	"bytes"
 	"cmp"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,13 +14,11 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	"github.com/gomlx/gomlx/pkg/ml/context"
-	"github.com/gomlx/gomlx/pkg/ml/context/checkpoints"
 	"github.com/gomlx/gomlx/pkg/ml/train"
 	"github.com/gomlx/gomlx/pkg/ml/train/losses"
 	"github.com/gomlx/gomlx/pkg/ml/train/optimizers"
 	"github.com/schollz/progressbar/v3"
 
-	"github.com/sgformer/sgformer/internal/atomicfile"
 	"github.com/sgformer/sgformer/sgformer/backend"
 	"github.com/sgformer/sgformer/sgformer/model"
 )
@@ -80,92 +74,6 @@ var ErrRunExists = errors.New("training: the directory already holds a run")
 
 // ErrInterrupted reports training ended by Options.Stop.
 var ErrInterrupted = errors.New("training: interrupted")
-
-// Record is one line of MetricsFile.
-type Record struct {
-	Epoch     int     `json:"epoch"`
-	TrainLoss float64 `json:"train_loss"`
-	Valid     float64 `json:"val"`
-	Test      float64 `json:"test"`
-	LR        float64 `json:"lr"`
-	Seconds   float64 `json:"seconds"`
-	BestEpoch int     `json:"best_epoch"`
-	// Where the epoch's time went: its training steps, of which waiting for their batches to be
-	// built on the host (each is built while the step before runs; the rest of Seconds is the
-	// validation and test passes).
-	TrainSeconds float64 `json:"train_seconds"`
-	BatchSeconds float64 `json:"batch_seconds"`
-	// Programs is how many programs the epoch built (XLA compiles each): one per batch shape
-	// the process had not met, of the training steps and of evaluation (a resumed run builds
-	// its programs again). CompileSeconds is their time: the training steps on new shapes
-	// (building, compiling and running the step) and compiling evaluation's.
-	Programs       int     `json:"programs"`
-	CompileSeconds float64 `json:"compile_seconds"`
-}
-
-// Summary is the result of a run (SummaryFile): the test metric at the epoch of the best
-// validation metric.
-type Summary struct {
-	Dataset    string  `json:"dataset"`
-	Model      string  `json:"model"`
-	Metric     string  `json:"metric"`
-	Epochs     int     `json:"epochs"`
-	BestEpoch  int     `json:"best_epoch"`
-	BestValid  float64 `json:"best_val"`
-	TestAtBest float64 `json:"test_at_best_val"`
-	TrainSize  int     `json:"train_graphs"`
-	Seconds    float64 `json:"seconds"`
-	Parameters int     `json:"parameters"`
-	// Programs and CompileSeconds sum the records' (Record.Programs).
-	Programs       int     `json:"programs"`
-	CompileSeconds float64 `json:"compile_seconds"`
-	// The hyperparameters an ablation varies.
-	SamplingRatio float64 `json:"sampling_ratio"`
-	PEK           int     `json:"pe_k"`
-	Seed          int     `json:"seed"`
-}
-
-// state is where a run stands, saved with each checkpoint.
-type state struct {
-	Epoch       int     `json:"epoch"`
-	BestEpoch   int     `json:"best_epoch"`
-	BestValid   float64 `json:"best_val"`
-	TestAtBest  float64 `json:"test_at_best_val"`
-	PlateauBest float64 `json:"plateau_best"` // meaningful after the first epoch
-	BadEpochs   int     `json:"bad_epochs"`
-	LR          float64 `json:"lr"`
-	BaseLR      float64 `json:"base_lr"` // the initial learning rate, which schedules start from
-	Seconds     float64 `json:"seconds"`
-	// Programs and CompileSeconds sum the records' (absent from runs before they were counted).
-	Programs       int     `json:"programs,omitempty"`
-	CompileSeconds float64 `json:"compile_seconds,omitempty"`
-	// Frozen lists the variables that are not trained (BatchNorm's running averages, the
-	// random-number state, counters): GoMLX's checkpoints do not record it, and a variable
-	// loaded as trainable would be changed by the optimizer.
-	Frozen []string `json:"frozen"`
-	// Backend is the backend the run trains on (backend.Kind): a run resumes on it only, since
-	// another continues it differently (its own random streams, its own rounding). Empty in
-	// checkpoints written before it was recorded, which resume anywhere.
-	Backend string `json:"backend,omitempty"`
-	// Partial, when set, is the epoch under way when the checkpoint was saved (Epoch + 1).
-	Partial *partialEpoch `json:"partial,omitempty"`
-	// Checksum is the SHA-256 of this state (without the checksum) and of every file of the
-	// checkpoint's variables, so that a damaged checkpoint is never resumed from.
-	Checksum string `json:"checksum"`
-}
-
-// partialEpoch is how far an epoch got: the training graphs done, the state of its random
-// stream after them (rand.PCG's binary form), and its loss and time so far.
-type partialEpoch struct {
-	Epoch        int     `json:"epoch"`
-	Graphs       int     `json:"graphs"`
-	Random       []byte  `json:"random"`
-	LossSum      float64 `json:"loss_sum"`
-	LossCount    int     `json:"loss_count"`
-	Seconds      float64 `json:"seconds"`
-	TrainSeconds float64 `json:"train_seconds"`
-	BatchSeconds float64 `json:"batch_seconds"`
-}
 
 // Train trains the model described by ctx's hyperparameters on task, evaluating the validation
 // and test splits after every epoch, and writes the run directory opt.Out: ConfigFile,
@@ -526,13 +434,6 @@ func (st *state) setLR(ctx *context.Context, lr float64) {
 	}
 }
 
-func summarize(ctx *context.Context, task *Task, cfg Config, st *state) *Summary {
-	params, _ := model.ParameterCounts(ctx, cfg.Model)
-	return &Summary{Dataset: task.Name, Model: cfg.Model.Model, Metric: cfg.Metric.Name, Epochs: st.Epoch, BestEpoch: st.BestEpoch,
-		BestValid: st.BestValid, TestAtBest: st.TestAtBest, TrainSize: len(task.Train), Seconds: st.Seconds, Parameters: params,
-		Programs: st.Programs, CompileSeconds: st.CompileSeconds, SamplingRatio: cfg.SamplingRatio, PEK: cfg.Model.PEK, Seed: cfg.Seed}
-}
-
 func lossByName(name string) (losses.LossFn, error) {
 	switch name {
 	case "l1":
@@ -547,239 +448,6 @@ func lossByName(name string) (losses.LossFn, error) {
 	return nil, fmt.Errorf("training: %s = %q, want l1, mse, rmse or bce", ParamLoss, name)
 }
 
-// Load reads the hyperparameters and weights of a finished or running run into ctx: those of
-// the epoch with the best validation metric, or of the last checkpoint if none is best yet.
-func Load(ctx *context.Context, run string) (*Summary, error) {
-	var st state
-	dir := filepath.Join(run, BestDir)
-	if _, err := os.Stat(dir); err != nil {
-		dir = filepath.Join(run, CheckpointDir)
-	}
-	if err := load(ctx, dir, &st); err != nil {
-		return nil, fmt.Errorf("training: %s: %w", run, err)
-	}
-	return ReadSummary(run)
-}
-
-// ReadSummary reads the SummaryFile of the run directory run. Errors name the file.
-func ReadSummary(run string) (*Summary, error) {
-	path := filepath.Join(run, SummaryFile)
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var sum Summary
-	if err := json.Unmarshal(raw, &sum); err != nil {
-		return nil, fmt.Errorf("training: %s: %w", path, err)
-	}
-	return &sum, nil
-}
-
-// save writes the context (hyperparameters and variables) and st to dir atomically: into a
-// fresh staging directory, synced, then renamed over dir.
-func save(ctx *context.Context, dir string, st *state) error {
-	if err := saveTo(ctx, dir, st); err != nil {
-		return saveError(dir, err)
-	}
-	return nil
-}
-
-// saveError words a failed save of the checkpoint dir of a run: what failed, the system's
-// reason (which errors.Is sees: syscall.ENOSPC for a full disk) rather than the checkpoint
-// library's chain, and what to do.
-func saveError(dir string, err error) error {
-	cause := err
-	var pathErr *os.PathError
-	if errors.As(err, &pathErr) {
-		cause = pathErr.Err
-	}
-	run := filepath.Dir(dir)
-	then := "run the same command again: the run has no checkpoint yet, and starts over"
-	if _, e := os.Stat(filepath.Join(run, CheckpointDir, stateFile)); e == nil {
-		then = "resume it with --resume: its last checkpoint is kept"
-	}
-	return fmt.Errorf("training: saving a checkpoint of %s failed: %w; free space (or remove the cause), then %s", run, cause, then)
-}
-
-// saveTo is save, whose errors are the underlying ones.
-func saveTo(ctx *context.Context, dir string, st *state) error {
-	st.Frozen = st.Frozen[:0]
-	for v := range ctx.IterVariables() {
-		if !v.Trainable {
-			st.Frozen = append(st.Frozen, v.ScopeAndName())
-		}
-	}
-	staging := dir + ".staging"
-	if err := os.RemoveAll(staging); err != nil {
-		return err
-	}
-	loader := ctx.Loader()
-	h, err := checkpoints.Build(ctx).Dir(filepath.Join(staging, checkpointVars)).Keep(1).Done()
-	if err != nil {
-		return err
-	}
-	err = h.Save()
-	ctx.SetLoader(loader) // the staging handler must not serve variables later
-	if err != nil {
-		return err
-	}
-	st.Checksum = ""
-	if st.Checksum, err = checksum(staging, st); err != nil {
-		return err
-	}
-	if err := writeJSONAtomic(filepath.Join(staging, stateFile), st); err != nil {
-		return err
-	}
-	if err := syncTree(staging); err != nil {
-		return err
-	}
-	old := dir + ".old"
-	if err := os.RemoveAll(old); err != nil {
-		return err
-	}
-	if err := os.Rename(dir, old); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	if err := os.Rename(staging, dir); err != nil {
-		return err
-	}
-	return os.RemoveAll(old)
-}
-
-// errCorrupt marks a checkpoint that exists but cannot be trusted.
-var errCorrupt = errors.New("corrupt")
-
-// load reads a checkpoint written by save into ctx and st. If the checkpoint directory is
-// missing but an interrupted save left its predecessor (dir.old), that one is used. A
-// checkpoint whose files do not match its checksum, or cannot be read, is an error wrapping
-// errCorrupt; a missing one wraps os.ErrNotExist.
-func load(ctx *context.Context, dir string, st *state) error {
-	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
-		if _, err := os.Stat(dir + ".old"); err == nil {
-			dir += ".old"
-		}
-	}
-	if _, err := os.Stat(dir); err != nil {
-		return err
-	}
-	corrupt := func(format string, args ...any) error {
-		return fmt.Errorf("checkpoint %s is %w: %s", dir, errCorrupt, fmt.Sprintf(format, args...))
-	}
-	raw, err := os.ReadFile(filepath.Join(dir, stateFile))
-	if err != nil {
-		return corrupt("%v", err)
-	}
-	if err := json.Unmarshal(raw, st); err != nil {
-		return corrupt("%s: %v", stateFile, err)
-	}
-	if st.Checksum != "" { // runs from before checksums have none
-		got, err := checksum(dir, st)
-		if err != nil {
-			return corrupt("%v", err)
-		}
-		if got != st.Checksum {
-			return corrupt("its files do not match the checksum in %s", stateFile)
-		}
-	}
-	if err := loadVariables(ctx, filepath.Join(dir, checkpointVars)); err != nil {
-		return corrupt("%v", err)
-	}
-	frozen := make(map[string]bool, len(st.Frozen))
-	for _, name := range st.Frozen {
-		frozen[name] = true
-	}
-	for v := range ctx.IterVariables() {
-		if frozen[v.ScopeAndName()] {
-			v.SetTrainable(false)
-		}
-	}
-	return nil
-}
-
-// loadVariables reads GoMLX's checkpoint files in dir into ctx. GoMLX's reader panics on some
-// damaged files (it is written for files it wrote): a panic is an error here.
-func loadVariables(ctx *context.Context, dir string) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%v", r)
-		}
-	}()
-	_, err = checkpoints.Load(ctx).Dir(dir).Immediate().Done()
-	return err
-}
-
-// checksum returns the SHA-256 of st without its checksum and of every file of the variables
-// of the checkpoint dir (names and contents, in name order).
-func checksum(dir string, st *state) (string, error) {
-	copied := *st
-	copied.Checksum = ""
-	h := sha256.New()
-	raw, err := json.Marshal(copied)
-	if err != nil {
-		return "", err
-	}
-	h.Write(raw)
-	entries, err := os.ReadDir(filepath.Join(dir, checkpointVars))
-	if err != nil {
-		return "", err
-	}
-	if len(entries) == 0 {
-		return "", fmt.Errorf("%s is empty", filepath.Join(dir, checkpointVars))
-	}
-	for _, e := range entries { // ReadDir sorts by name
-		content, err := os.ReadFile(filepath.Join(dir, checkpointVars, e.Name()))
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(h, "%s\x00%d\x00", e.Name(), len(content))
-		h.Write(content)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// resumeError explains why the run in out cannot be resumed: nothing to resume, or a corrupt
-// checkpoint, with the way out.
-func resumeError(out string, err error) error {
-	if _, e := os.Stat(filepath.Join(out, CheckpointDir)); errors.Is(err, os.ErrNotExist) && errors.Is(e, os.ErrNotExist) {
-		return fmt.Errorf("training: nothing to resume in %s: it has no checkpoint yet (it stopped before its first epoch ended); "+
-			"run the same command without --resume to start it again", out)
-	}
-	if !errors.Is(err, errCorrupt) {
-		return fmt.Errorf("training: nothing to resume in %s: %w", out, err)
-	}
-	best := filepath.Join(out, BestDir)
-	way := "start over with another --out"
-	var st state
-	if raw, e := os.ReadFile(filepath.Join(best, stateFile)); e == nil && json.Unmarshal(raw, &st) == nil {
-		way = fmt.Sprintf("the checkpoint of the best epoch (%d) is in %s: to continue from it, replace %s by it and resume; or %s",
-			st.Epoch, best, filepath.Join(out, CheckpointDir), way)
-	}
-	return fmt.Errorf("training: cannot resume %s: %w; %s", out, err, way)
-}
-
-// ReadRecords reads a run's MetricsFile (JSON lines, one Record per epoch). Errors name the
-// file and line.
-func ReadRecords(path string) ([]Record, error) {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var recs []Record
-	for i, line := range bytes.Split(raw, []byte("\n")) {
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		var rec Record
-		dec := json.NewDecoder(bytes.NewReader(line))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&rec); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
-		}
-		recs = append(recs, rec)
-	}
-	return recs, nil
-}
-
 // hyperparameters returns the values in ctx of every hyperparameter of AllParams, by name.
 func hyperparameters(ctx *context.Context) map[string]any {
 	params := map[string]any{}
@@ -791,78 +459,4 @@ func hyperparameters(ctx *context.Context) map[string]any {
 		params[p.Name] = v
 	}
 	return params
-}
-
-// keepRecords drops from the metrics file the records of epochs after the checkpoint's, written
-// by a run stopped before its checkpoint was (they are redone), and a last line cut short by a
-// kill, rewriting the file atomically.
-func keepRecords(path string, epochs int) error {
-	raw, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	lines := bytes.Split(bytes.TrimRight(raw, "\n"), []byte("\n"))
-	var kept []byte
-	for i, line := range lines {
-		var r Record
-		if err := json.Unmarshal(line, &r); err != nil {
-			if i == len(lines)-1 {
-				break // the line being written when the run was stopped
-			}
-			return fmt.Errorf("%s:%d: %w", path, i+1, err)
-		}
-		if r.Epoch <= epochs {
-			kept = append(append(kept, line...), '\n')
-		}
-	}
-	if bytes.Equal(kept, raw) {
-		return nil
-	}
-	return atomicfile.Write(path, kept)
-}
-
-func appendRecord(path string, rec Record) error {
-	line, err := json.Marshal(rec)
-	if err != nil {
-		return err
-	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(append(line, '\n')); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
-func writeJSONAtomic(path string, v any) error {
-	raw, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.Write(path, append(raw, '\n'))
-}
-
-// syncTree fsyncs every file under dir.
-func syncTree(dir string) error {
-	return filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		return f.Sync()
-	})
 }
