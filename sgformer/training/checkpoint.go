@@ -8,22 +8,22 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
+	"github.com/gomlx/gomlx/pkg/core/tensors"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 	"github.com/gomlx/gomlx/pkg/ml/context/checkpoints"
+	"github.com/gomlx/gomlx/pkg/ml/train"
 )
 
 // state is where a run stands, saved with each checkpoint.
 type state struct {
-	Epoch       int     `json:"epoch"`
-	BestEpoch   int     `json:"best_epoch"`
-	BestValid   float64 `json:"best_val"`
-	TestAtBest  float64 `json:"test_at_best_val"`
-	PlateauBest float64 `json:"plateau_best"` // meaningful after the first epoch
-	BadEpochs   int     `json:"bad_epochs"`
-	LR          float64 `json:"lr"`
-	BaseLR      float64 `json:"base_lr"` // the initial learning rate, which schedules start from
-	Seconds     float64 `json:"seconds"`
+	Epoch        int     `json:"epoch"`
+	best                 // the epoch with the best validation metric so far
+	plateauState         // ReduceLROnPlateau's (zero under another schedule)
+	LR           float64 `json:"lr"`
+	BaseLR       float64 `json:"base_lr"` // the initial learning rate, which schedules start from
+	Seconds      float64 `json:"seconds"`
 	// Programs and CompileSeconds sum the records' (absent from runs before they were counted).
 	Programs       int     `json:"programs,omitempty"`
 	CompileSeconds float64 `json:"compile_seconds,omitempty"`
@@ -53,6 +53,75 @@ type partialEpoch struct {
 	Seconds      float64 `json:"seconds"`
 	TrainSeconds float64 `json:"train_seconds"`
 	BatchSeconds float64 `json:"batch_seconds"`
+}
+
+// checkpointer owns a run's checkpoints: the latest (CheckpointDir), saved at the end of each
+// epoch and within one, to resume from; and the best epoch's (BestDir), to predict with. Each
+// save replaces its directory atomically (save).
+type checkpointer struct {
+	ctx *context.Context
+	out string
+}
+
+// resume reads the latest checkpoint into the context and st, and returns the epoch it was
+// saved within (nil if at an epoch's end), for epochData.resume.
+func (c checkpointer) resume(st *state) (*partialEpoch, error) {
+	if err := load(c.ctx, filepath.Join(c.out, CheckpointDir), st); err != nil {
+		return nil, resumeError(c.out, err)
+	}
+	partial := st.Partial
+	st.Partial = nil
+	if partial != nil && partial.Epoch != st.Epoch+1 {
+		return nil, c.corrupt("epoch %d under way after epoch %d", partial.Epoch, st.Epoch)
+	}
+	return partial, nil
+}
+
+// corrupt is the error of resuming from a latest checkpoint found inconsistent.
+func (c checkpointer) corrupt(format string, args ...any) error {
+	return resumeError(c.out, fmt.Errorf("checkpoint %s is %w: %s", filepath.Join(c.out, CheckpointDir), errCorrupt, fmt.Sprintf(format, args...)))
+}
+
+func (c checkpointer) saveLatest(st *state) error {
+	return save(c.ctx, filepath.Join(c.out, CheckpointDir), st)
+}
+
+func (c checkpointer) saveBest(st *state) error {
+	return save(c.ctx, filepath.Join(c.out, BestDir), st)
+}
+
+// savePartial saves the latest checkpoint within the epoch under way, p.
+func (c checkpointer) savePartial(st *state, p *partialEpoch) error {
+	st.Partial = p
+	defer func() { st.Partial = nil }()
+	return c.saveLatest(st)
+}
+
+// partialSaves saves the latest checkpoint within epochs (save), at the first step after each
+// interval since the last save (Options.CheckpointInterval) other than an epoch's last (whose
+// end saves it), so that a run killed in a long epoch loses at most that much. GoMLX's
+// train.PeriodicCallback would start its clock at the first step rather than with the run, and
+// restart it at an epoch's last step, where nothing is saved.
+type partialSaves struct {
+	interval time.Duration
+	saved    time.Time
+	data     *epochData
+	save     func() error
+}
+
+// attach registers the saves after each training step of loop, after the steps' other hooks.
+func (p *partialSaves) attach(loop *train.Loop) {
+	p.saved = time.Now()
+	loop.OnStep("partial checkpoint", 3, func(*train.Loop, []*tensors.Tensor) error { return p.step() })
+}
+
+// step saves if the last save is interval old and the epoch is not done.
+func (p *partialSaves) step() error {
+	if time.Since(p.saved) < p.interval || p.data.pos == len(p.data.order) {
+		return nil
+	}
+	p.saved = time.Now()
+	return p.save()
 }
 
 // Load reads the hyperparameters and weights of a finished or running run into ctx: those of

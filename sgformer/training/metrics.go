@@ -14,6 +14,31 @@ import (
 	"github.com/sgformer/sgformer/sgformer/model"
 )
 
+// metricsLog writes a run's results as its epochs end: a record each in MetricsFile, and the
+// SummaryFile rewritten.
+type metricsLog struct{ out string }
+
+// start empties MetricsFile for a new run.
+func (m metricsLog) start() error {
+	if err := os.Remove(filepath.Join(m.out, MetricsFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// resume keeps the records of the epochs up to the checkpoint's, epochs (keepRecords).
+func (m metricsLog) resume(epochs int) error {
+	return keepRecords(filepath.Join(m.out, MetricsFile), epochs)
+}
+
+func (m metricsLog) record(rec Record) error {
+	return appendRecord(filepath.Join(m.out, MetricsFile), rec)
+}
+
+func (m metricsLog) summary(sum *Summary) error {
+	return writeJSONAtomic(filepath.Join(m.out, SummaryFile), sum)
+}
+
 // Record is one line of MetricsFile.
 type Record struct {
 	Epoch     int     `json:"epoch"`
