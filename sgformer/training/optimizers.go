@@ -1,7 +1,6 @@
 package training
 
 import (
-	"math"
 	"sync"
 
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // GoMLX's convention
@@ -144,15 +143,4 @@ func (o *sharpnessAware) UpdateGraph(ctx *context.Context, g *Graph, loss *Node)
 // Clear implements optimizers.Interface.
 func (o *sharpnessAware) Clear(ctx *context.Context) error {
 	return ctx.InAbsPath("/" + optimizers.Scope + "/momentum").DeleteVariablesInScope()
-}
-
-// scheduledLR returns the learning rate of epoch (from 1) under the warm-up-then-cosine
-// schedule: linear from base/warmup up to base over the first warmup epochs, then a half
-// cosine down to min at the last epoch.
-func scheduledLR(base, minLR float64, epoch, warmup, epochs int) float64 {
-	if epoch <= warmup {
-		return base * float64(epoch) / float64(warmup)
-	}
-	progress := float64(epoch-warmup) / float64(max(1, epochs-warmup))
-	return minLR + 0.5*(base-minLR)*(1+math.Cos(math.Pi*progress))
 }

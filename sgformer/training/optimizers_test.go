@@ -129,6 +129,7 @@ func TestReadConfigRejects(t *testing.T) {
 // The warm-up-then-cosine schedule against hand-computed values (base 1e-3, 10 warm-up epochs,
 // 110 epochs).
 func TestScheduledLR(t *testing.T) {
+	sched := newSchedule(Config{Schedule: Cosine, MinLearningRate: 0, WarmupEpochs: 10, Epochs: 110}, &state{BaseLR: 1e-3})
 	for _, tc := range []struct {
 		epoch int
 		want  float64
@@ -138,7 +139,7 @@ func TestScheduledLR(t *testing.T) {
 		{35, 0.5e-3 * (1 + math.Cos(math.Pi/4))},
 		{110, 0},
 	} {
-		if got := scheduledLR(1e-3, 0, tc.epoch, 10, 110); math.Abs(got-tc.want) > 1e-15 {
+		if got := sched.before(tc.epoch, 0); math.Abs(got-tc.want) > 1e-15 {
 			t.Errorf("epoch %d: lr %v, want %v", tc.epoch, got, tc.want)
 		}
 	}

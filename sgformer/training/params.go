@@ -2,6 +2,12 @@
 // context hyperparameters, the epoch loop on GoMLX's train.Trainer, ReduceLROnPlateau, model
 // selection on the validation metric, per-epoch JSON lines, and atomic, exactly resumable
 // checkpoints.
+//
+// Train composes a run of parts with one job each (Train's doc names them). Within an epoch
+// the steps run on GoMLX's train.Loop, and what watches them (stop, progress, checkpoints within
+// an epoch) are its OnStep hooks; the epochs are Train's own loop, since GoMLX's cannot start an
+// epoch part-way or from the epoch's own random stream, nor run anything between two epochs
+// (epochSteps).
 package training
 
 import (

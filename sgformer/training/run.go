@@ -1,11 +1,6 @@
 package training
 
 import (
-	"bytes"
-	"cmp"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,16 +10,10 @@ import (
 	"time"
 
 	"github.com/gomlx/gomlx/backends"
-	"github.com/gomlx/gomlx/pkg/core/shapes"
-	"github.com/gomlx/gomlx/pkg/core/tensors"
 	"github.com/gomlx/gomlx/pkg/ml/context"
-	"github.com/gomlx/gomlx/pkg/ml/context/checkpoints"
 	"github.com/gomlx/gomlx/pkg/ml/train"
 	"github.com/gomlx/gomlx/pkg/ml/train/losses"
-	"github.com/gomlx/gomlx/pkg/ml/train/optimizers"
-	"github.com/schollz/progressbar/v3"
 
-	"github.com/sgformer/sgformer/internal/atomicfile"
 	"github.com/sgformer/sgformer/sgformer/backend"
 	"github.com/sgformer/sgformer/sgformer/model"
 )
@@ -81,118 +70,115 @@ var ErrRunExists = errors.New("training: the directory already holds a run")
 // ErrInterrupted reports training ended by Options.Stop.
 var ErrInterrupted = errors.New("training: interrupted")
 
-// Record is one line of MetricsFile.
-type Record struct {
-	Epoch     int     `json:"epoch"`
-	TrainLoss float64 `json:"train_loss"`
-	Valid     float64 `json:"val"`
-	Test      float64 `json:"test"`
-	LR        float64 `json:"lr"`
-	Seconds   float64 `json:"seconds"`
-	BestEpoch int     `json:"best_epoch"`
-	// Where the epoch's time went: its training steps, of which waiting for their batches to be
-	// built on the host (each is built while the step before runs; the rest of Seconds is the
-	// validation and test passes).
-	TrainSeconds float64 `json:"train_seconds"`
-	BatchSeconds float64 `json:"batch_seconds"`
-	// Programs is how many programs the epoch built (XLA compiles each): one per batch shape
-	// the process had not met, of the training steps and of evaluation (a resumed run builds
-	// its programs again). CompileSeconds is their time: the training steps on new shapes
-	// (building, compiling and running the step) and compiling evaluation's.
-	Programs       int     `json:"programs"`
-	CompileSeconds float64 `json:"compile_seconds"`
-}
-
-// Summary is the result of a run (SummaryFile): the test metric at the epoch of the best
-// validation metric.
-type Summary struct {
-	Dataset    string  `json:"dataset"`
-	Model      string  `json:"model"`
-	Metric     string  `json:"metric"`
-	Epochs     int     `json:"epochs"`
-	BestEpoch  int     `json:"best_epoch"`
-	BestValid  float64 `json:"best_val"`
-	TestAtBest float64 `json:"test_at_best_val"`
-	TrainSize  int     `json:"train_graphs"`
-	Seconds    float64 `json:"seconds"`
-	Parameters int     `json:"parameters"`
-	// Programs and CompileSeconds sum the records' (Record.Programs).
-	Programs       int     `json:"programs"`
-	CompileSeconds float64 `json:"compile_seconds"`
-	// The hyperparameters an ablation varies.
-	SamplingRatio float64 `json:"sampling_ratio"`
-	PEK           int     `json:"pe_k"`
-	Seed          int     `json:"seed"`
-}
-
-// state is where a run stands, saved with each checkpoint.
-type state struct {
-	Epoch       int     `json:"epoch"`
-	BestEpoch   int     `json:"best_epoch"`
-	BestValid   float64 `json:"best_val"`
-	TestAtBest  float64 `json:"test_at_best_val"`
-	PlateauBest float64 `json:"plateau_best"` // meaningful after the first epoch
-	BadEpochs   int     `json:"bad_epochs"`
-	LR          float64 `json:"lr"`
-	BaseLR      float64 `json:"base_lr"` // the initial learning rate, which schedules start from
-	Seconds     float64 `json:"seconds"`
-	// Programs and CompileSeconds sum the records' (absent from runs before they were counted).
-	Programs       int     `json:"programs,omitempty"`
-	CompileSeconds float64 `json:"compile_seconds,omitempty"`
-	// Frozen lists the variables that are not trained (BatchNorm's running averages, the
-	// random-number state, counters): GoMLX's checkpoints do not record it, and a variable
-	// loaded as trainable would be changed by the optimizer.
-	Frozen []string `json:"frozen"`
-	// Backend is the backend the run trains on (backend.Kind): a run resumes on it only, since
-	// another continues it differently (its own random streams, its own rounding). Empty in
-	// checkpoints written before it was recorded, which resume anywhere.
-	Backend string `json:"backend,omitempty"`
-	// Partial, when set, is the epoch under way when the checkpoint was saved (Epoch + 1).
-	Partial *partialEpoch `json:"partial,omitempty"`
-	// Checksum is the SHA-256 of this state (without the checksum) and of every file of the
-	// checkpoint's variables, so that a damaged checkpoint is never resumed from.
-	Checksum string `json:"checksum"`
-}
-
-// partialEpoch is how far an epoch got: the training graphs done, the state of its random
-// stream after them (rand.PCG's binary form), and its loss and time so far.
-type partialEpoch struct {
-	Epoch        int     `json:"epoch"`
-	Graphs       int     `json:"graphs"`
-	Random       []byte  `json:"random"`
-	LossSum      float64 `json:"loss_sum"`
-	LossCount    int     `json:"loss_count"`
-	Seconds      float64 `json:"seconds"`
-	TrainSeconds float64 `json:"train_seconds"`
-	BatchSeconds float64 `json:"batch_seconds"`
-}
-
 // Train trains the model described by ctx's hyperparameters on task, evaluating the validation
 // and test splits after every epoch, and writes the run directory opt.Out: ConfigFile,
 // MetricsFile, SummaryFile and the checkpoints CheckpointDir and BestDir, each replaced
 // atomically. With opt.Resume it continues the run there exactly: same weights, optimizer
 // state, learning-rate schedule and random streams.
+//
+// Train is the epoch loop; each part of a run is a type with one job: the learning-rate
+// schedule (schedule), the epoch's training steps on GoMLX's train.Loop (epochSteps, which says
+// why the loop runs one epoch at a time) and what watches them after each step (stopper,
+// progress, partialSaves), evaluation and the best epoch (evaluator, best), the checkpoints
+// (checkpointer) and the metrics file (metricsLog).
 func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 	unlock, err := lockRun(opt.Out)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	st := &state{}
+	r, partial, err := newRun(ctx, task, opt)
+	if err != nil {
+		return nil, err
+	}
+	defer r.steps.data.stop()
+	st, epochs := r.st, r.cfg.Epochs
+	for epoch := st.Epoch + 1; epoch <= epochs; epoch++ {
+		st.setLR(ctx, r.schedule.before(epoch, st.LR))
+		if err := r.steps.start(epoch, partial); err != nil {
+			return nil, r.ckpt.corrupt("%v", err)
+		}
+		partial = nil
+		r.progress.epochStarted()
+		if err := r.steps.run(); err != nil {
+			if !r.stop.stopped() {
+				return nil, fmt.Errorf("training: epoch %d: %w", epoch, err)
+			}
+			return r.interrupted(epoch)
+		}
+		trainSeconds := time.Since(r.steps.trainBegan).Seconds()
+		valid, test, err := r.eval.epoch(epoch)
+		if err != nil {
+			return nil, err
+		}
+		rec := Record{Epoch: epoch, TrainLoss: r.steps.trainLoss(), Valid: valid, Test: test, LR: st.LR,
+			TrainSeconds: trainSeconds, BatchSeconds: r.steps.data.waited.Seconds()}
+		rec.Programs, rec.CompileSeconds = r.compiled()
+		st.Programs += rec.Programs
+		st.CompileSeconds += rec.CompileSeconds
+		if math.IsNaN(rec.TrainLoss) || math.IsNaN(valid) || math.IsNaN(test) || math.IsInf(rec.TrainLoss, 0) {
+			return nil, fmt.Errorf("training: epoch %d: training loss %v, validation %v, test %v: the run diverged (lower the learning rate?)", epoch, rec.TrainLoss, valid, test)
+		}
+		improved := st.best.update(r.cfg.Metric, epoch, valid, test)
+		rec.BestEpoch = st.BestEpoch
+		st.setLR(ctx, r.schedule.after(epoch, valid, st.LR))
+		st.Epoch = epoch
+		st.Seconds += time.Since(r.steps.began).Seconds()
+		rec.Seconds = time.Since(r.steps.began).Seconds()
+		if err := r.save(rec, improved); err != nil {
+			return nil, err
+		}
+		if opt.OnEpoch != nil {
+			opt.OnEpoch(rec)
+		}
+		r.progress.epochDone(rec, st)
+		if epoch < epochs && r.stop.pastDeadline(time.Since(r.steps.began)) {
+			r.progress.endBar()
+			r.progress.logf("stopped after epoch %d of %d: another would end after the deadline; resume to continue\n", epoch, epochs)
+			break
+		}
+	}
+	return r.summary(), nil
+}
+
+// run is a training run and its parts.
+type run struct {
+	ctx      *context.Context
+	task     *Task
+	cfg      Config
+	out      string
+	st       *state
+	schedule schedule
+	steps    *epochSteps
+	eval     *evaluator
+	stop     stopper
+	progress *progress
+	ckpt     checkpointer
+	metrics  metricsLog
+}
+
+// newRun prepares the run of Train: a new one, or the one in opt.Out resumed (then also the
+// epoch its checkpoint was saved within, if any); its files; its trainer; and its parts.
+func newRun(ctx *context.Context, task *Task, opt Options) (*run, *partialEpoch, error) {
+	r := &run{ctx: ctx, task: task, out: opt.Out, st: &state{}, ckpt: checkpointer{ctx: ctx, out: opt.Out},
+		metrics: metricsLog{out: opt.Out}, stop: stopper{stop: opt.Stop, deadline: opt.Deadline}}
+	st := r.st
+	var partial *partialEpoch
 	if opt.Resume {
-		if err := load(ctx, filepath.Join(opt.Out, CheckpointDir), st); err != nil {
-			return nil, resumeError(opt.Out, err)
+		var err error
+		if partial, err = r.ckpt.resume(st); err != nil {
+			return nil, nil, err
 		}
 		if kind := backend.Kind(opt.Backend); st.Backend != "" && st.Backend != kind {
-			return nil, fmt.Errorf("training: %s was trained on backend %s: resuming it on %s would not continue it exactly "+
+			return nil, nil, fmt.Errorf("training: %s was trained on backend %s: resuming it on %s would not continue it exactly "+
 				"(each backend draws its own random numbers for dropout and rounds in its own order); resume it with --backend %s, "+
 				"or start a new run with another --out", opt.Out, st.Backend, kind, st.Backend)
 		}
-		if err := keepRecords(filepath.Join(opt.Out, MetricsFile), st.Epoch); err != nil {
-			return nil, err
+		if err := r.metrics.resume(st.Epoch); err != nil {
+			return nil, nil, err
 		}
 	} else if _, err := os.Stat(filepath.Join(opt.Out, CheckpointDir)); err == nil {
-		return nil, fmt.Errorf("%w: %s; resume it with --resume or choose another --out", ErrRunExists, opt.Out)
+		return nil, nil, fmt.Errorf("%w: %s; resume it with --resume or choose another --out", ErrRunExists, opt.Out)
 	}
 	if opt.Epochs > 0 {
 		ctx.SetParam(ParamEpochs, opt.Epochs)
@@ -202,31 +188,16 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 	}
 	cfg, err := ReadConfig(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	r.cfg = cfg
 	devices, err := ResolveDevices(cfg, opt.Backend)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !opt.Resume {
-		if cfg.LearningRate == 0 {
-			return nil, fmt.Errorf("training: %s = 0, want a positive rate", ParamLearningRate)
-		}
-		st.LR, st.BaseLR = cfg.LearningRate, cfg.LearningRate
-		st.Backend = backend.Kind(opt.Backend)
-		if err := os.MkdirAll(opt.Out, 0o755); err != nil {
-			return nil, err
-		}
-		if err := os.Remove(filepath.Join(opt.Out, MetricsFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return nil, err
-		}
-		src := task.Source
-		if src.Dataset == "" {
-			src.Dataset = task.Name
-		}
-		src.Spec = task.Spec
-		if err := writeJSONAtomic(filepath.Join(opt.Out, RunFile), src); err != nil {
-			return nil, err
+		if err := r.startDir(opt); err != nil {
+			return nil, nil, err
 		}
 	}
 	// The configuration as the run goes on: a resumed run may have more epochs. The learning
@@ -234,27 +205,73 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 	params := hyperparameters(ctx)
 	params[ParamLearningRate] = st.BaseLR
 	if err := writeJSONAtomic(filepath.Join(opt.Out, ConfigFile), params); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	batches, err := newBatching(cfg, task.Spec).withProfile(task.examples(task.Train))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	lossFn, err := lossByName(cfg.Loss)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(task.Train) == 0 || len(task.Valid) == 0 || len(task.Test) == 0 {
-		return nil, fmt.Errorf("training: %s has an empty split (%d/%d/%d)", task.Name, len(task.Train), len(task.Valid), len(task.Test))
+		return nil, nil, fmt.Errorf("training: %s has an empty split (%d/%d/%d)", task.Name, len(task.Train), len(task.Valid), len(task.Test))
 	}
-	epochs, metric := cfg.Epochs, cfg.Metric
+	trainer, err := r.newTrainer(opt, lossFn)
+	if err != nil {
+		return nil, nil, err
+	}
+	data := &epochData{task: task, batches: batches, seed: cfg.Seed, devices: devices}
+	r.progress = newProgress(opt, task.Name, data, cfg.Metric, st.Epoch, cfg.Epochs)
+	if devices > 1 {
+		if data.sharding, err = newSharding(devices); err != nil {
+			return nil, nil, err
+		}
+		r.progress.logf("training on %d devices of backend %s, each batch of %d graphs split among them\n", devices, backend.Kind(opt.Backend), cfg.BatchSize)
+	}
+	r.steps = newEpochSteps(trainer, data)
+	if opt.CheckpointInterval > 0 {
+		saves := &partialSaves{interval: opt.CheckpointInterval, data: data, save: func() error { return r.ckpt.savePartial(st, r.steps.partial()) }}
+		saves.attach(r.steps.loop)
+	}
+	r.stop.attach(r.steps.loop)
+	r.progress.attach(r.steps.loop)
+	r.eval = &evaluator{ctx: ctx, backend: opt.Backend, task: task, profile: batches.options.Profile, metric: cfg.Metric}
+	r.schedule = newSchedule(cfg, st)
+	return r, partial, nil
+}
 
-	// The learning rate the optimizer starts from: the initial one, or where the schedule was.
-	ctx.SetParam(ParamLearningRate, st.LR)
+// startDir starts a new run in opt.Out: its state, an empty metrics file and its RunFile.
+func (r *run) startDir(opt Options) error {
+	if r.cfg.LearningRate == 0 {
+		return fmt.Errorf("training: %s = 0, want a positive rate", ParamLearningRate)
+	}
+	r.st.LR, r.st.BaseLR = r.cfg.LearningRate, r.cfg.LearningRate
+	r.st.Backend = backend.Kind(opt.Backend)
+	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
+		return err
+	}
+	if err := r.metrics.start(); err != nil {
+		return err
+	}
+	src := r.task.Source
+	if src.Dataset == "" {
+		src.Dataset = r.task.Name
+	}
+	src.Spec = r.task.Spec
+	return writeJSONAtomic(filepath.Join(opt.Out, RunFile), src)
+}
+
+// newTrainer returns GoMLX's trainer of the run's model, loss and optimizer, starting from the
+// learning rate where the schedule is, with the weights resumed or started as configured.
+func (r *run) newTrainer(opt Options, lossFn losses.LossFn) (*train.Trainer, error) {
+	ctx, cfg := r.ctx, r.cfg
+	ctx.SetParam(ParamLearningRate, r.st.LR)
 	if !opt.Resume {
 		ctx.SetParam(context.ParamInitialSeed, int64(cfg.Seed)+1) // GoMLX takes seed 0 as "random"
 	}
-	optimizer, modelFn, lossFn := newOptimizer(cfg, model.New(task.Spec, cfg.Model), lossFn)
+	optimizer, modelFn, lossFn := newOptimizer(cfg, model.New(r.task.Spec, cfg.Model), lossFn)
 	trainer := train.NewTrainer(opt.Backend, ctx, modelFn, lossFn, optimizer, nil, nil)
 	switch {
 	case opt.Resume:
@@ -262,276 +279,53 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 	case cfg.Model.Init != model.GoMLXInit:
 		// The weights exist before the first step, to be started as configured; the optimizer's
 		// state is created by the first step.
-		if err := startModel(ctx, opt.Backend, task.Spec, cfg); err != nil {
+		if err := startModel(ctx, opt.Backend, r.task.Spec, cfg); err != nil {
 			return nil, err
 		}
 		trainer.SetContext(ctx.Checked(false))
 	}
-	data := &epochData{task: task, batches: batches, seed: cfg.Seed, devices: devices}
-	defer data.stop()
-	if devices > 1 {
-		if data.sharding, err = newSharding(devices); err != nil {
-			return nil, err
-		}
-		if opt.Log != nil {
-			fmt.Fprintf(opt.Log, "training on %d devices of backend %s, each batch of %d graphs split among them\n", devices, backend.Kind(opt.Backend), cfg.BatchSize)
-		}
-	}
-	loop := train.NewLoop(trainer)
-	var lossSum float64
-	var lossCount int
-	loop.OnStep("epoch loss", 0, func(_ *train.Loop, m []*tensors.Tensor) error {
-		lossSum += float64(tensors.ToScalar[float32](m[0]))
-		lossCount++
-		if !data.newShapeAt.IsZero() { // the step built, compiled and ran a new program
-			data.compiled.seconds += time.Since(data.newShapeAt).Seconds()
-			data.newShapeAt = time.Time{}
-		}
-		return nil
-	})
-	// savePartial saves the latest checkpoint within the epoch under way, begun at start, whose
-	// training steps began at trainStart.
-	var start, trainStart time.Time
-	savePartial := func() error {
-		st.Partial = &partialEpoch{Epoch: data.epoch, Graphs: data.pos, Random: data.random, LossSum: lossSum, LossCount: lossCount,
-			Seconds: time.Since(start).Seconds(), TrainSeconds: time.Since(trainStart).Seconds(), BatchSeconds: data.waited.Seconds()}
-		defer func() { st.Partial = nil }()
-		return save(ctx, filepath.Join(opt.Out, CheckpointDir), st)
-	}
-	if opt.CheckpointInterval > 0 {
-		saved := time.Now()
-		loop.OnStep("partial checkpoint", 3, func(*train.Loop, []*tensors.Tensor) error {
-			if time.Since(saved) < opt.CheckpointInterval || data.pos == len(data.order) {
-				return nil
-			}
-			saved = time.Now()
-			return savePartial()
-		})
-	}
-	if opt.Stop != nil {
-		loop.OnStep("stop", 2, func(*train.Loop, []*tensors.Tensor) error {
-			if stopped(opt.Stop) {
-				return ErrInterrupted
-			}
-			return nil
-		})
-	}
-	var bar *progressbar.ProgressBar
-	if opt.Progress != nil && st.Epoch < epochs {
-		bar = progressbar.NewOptions((epochs-st.Epoch)*data.steps(),
-			progressbar.OptionSetWriter(opt.Progress), progressbar.OptionSetDescription("train "+task.Name),
-			progressbar.OptionSetItsString("steps"), progressbar.OptionShowIts(), progressbar.OptionShowCount(),
-			progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(500*time.Millisecond),
-			progressbar.OptionOnCompletion(func() { fmt.Fprintln(opt.Progress) }))
-		// The clock starts now, not at the first render (after the first step), whose rate
-		// would otherwise be one step over a few microseconds.
-		bar.StartWithoutRender()
-		loop.OnStep("progress", 1, func(*train.Loop, []*tensors.Tensor) error { return bar.Add(1) })
-	}
-
-	var logged, logged0 time.Time // the last step line, and when this process began the epoch
-	var startPos int              // graphs of the epoch done before this process
-	if opt.Progress == nil && opt.Log != nil {
-		every := cmp.Or(opt.StepLogInterval, time.Minute)
-		loop.OnStep("step log", 1, func(*train.Loop, []*tensors.Tensor) error {
-			if now := time.Now(); now.Sub(logged) >= every && data.pos < len(data.order) {
-				logged = now
-				rate := float64(data.pos-startPos) / now.Sub(logged0).Seconds()
-				eta := time.Duration(float64(len(data.order)-data.pos) / rate * float64(time.Second)).Round(time.Second)
-				fmt.Fprintf(opt.Log, "epoch %d: %d/%d graphs  %.3g graphs/s  epoch eta %v\n", data.epoch, data.pos, len(data.order), rate, eta)
-			}
-			return nil
-		})
-	}
-
-	var predictor *Predictor
-	evaluate := func(split []int) (float64, error) {
-		if predictor == nil {
-			if predictor, err = NewPredictor(ctx, opt.Backend, task.Spec); err != nil {
-				return 0, err
-			}
-			predictor.batches.options.Profile = batches.options.Profile
-		}
-		return predictor.Evaluate(task, split, metric)
-	}
-
-	partial := st.Partial
-	st.Partial = nil
-	if partial != nil && partial.Epoch != st.Epoch+1 {
-		return nil, resumeError(opt.Out, fmt.Errorf("checkpoint %s is %w: epoch %d under way after epoch %d", filepath.Join(opt.Out, CheckpointDir), errCorrupt, partial.Epoch, st.Epoch))
-	}
-	first, began := st.Epoch+1, time.Now()
-	for epoch := first; epoch <= epochs; epoch++ {
-		start = time.Now()
-		if cfg.Schedule == Cosine {
-			st.setLR(ctx, scheduledLR(st.BaseLR, cfg.MinLearningRate, epoch, cfg.WarmupEpochs, epochs))
-		}
-		lossSum, lossCount = 0, 0
-		trainSoFar := time.Duration(0)
-		if partial == nil {
-			data.start(epoch)
-		} else { // resumed within this epoch
-			if err := data.resume(partial); err != nil {
-				return nil, resumeError(opt.Out, fmt.Errorf("checkpoint %s is %w: %v", filepath.Join(opt.Out, CheckpointDir), errCorrupt, err))
-			}
-			lossSum, lossCount = partial.LossSum, partial.LossCount
-			start = start.Add(-seconds(partial.Seconds))
-			trainSoFar, data.waited = seconds(partial.TrainSeconds), seconds(partial.BatchSeconds)
-			partial = nil
-		}
-		trainStart = time.Now().Add(-trainSoFar)
-		startPos, logged0, logged = data.pos, time.Now(), time.Now()
-		if data.pos < len(data.order) {
-			var err error
-			if devices > 1 { // GoMLX's RunEpochs runs single-device datasets only
-				_, err = loop.RunSteps(shardedData{data}, data.stepsLeft())
-			} else {
-				_, err = loop.RunEpochs(data, 1)
-			}
-			if err != nil {
-				if !stopped(opt.Stop) {
-					return nil, fmt.Errorf("training: epoch %d: %w", epoch, err)
-				}
-				if bar != nil {
-					fmt.Fprintln(opt.Progress)
-				}
-				if err := savePartial(); err != nil {
-					return nil, fmt.Errorf("training: interrupted during epoch %d, and saving where it got failed (the previous checkpoint is kept): %w", epoch, err)
-				}
-				if opt.Log != nil {
-					fmt.Fprintf(opt.Log, "interrupted during epoch %d after %d of its %d graphs, saved there; resume to continue\n", epoch, data.pos, len(data.order))
-				}
-				return summarize(ctx, task, cfg, st), fmt.Errorf("%w during epoch %d of %s (saved after %d of its %d graphs)", ErrInterrupted, epoch, opt.Out, data.pos, len(data.order))
-			}
-		}
-		trainSeconds := time.Since(trainStart).Seconds()
-		valid, err := evaluate(task.Valid)
-		if err != nil {
-			return nil, fmt.Errorf("training: epoch %d: validation: %w", epoch, err)
-		}
-		test, err := evaluate(task.Test)
-		if err != nil {
-			return nil, fmt.Errorf("training: epoch %d: test: %w", epoch, err)
-		}
-		rec := Record{Epoch: epoch, TrainLoss: lossSum / float64(max(lossCount, 1)), Valid: valid, Test: test, LR: st.LR,
-			TrainSeconds: trainSeconds, BatchSeconds: data.waited.Seconds()}
-		rec.Programs, rec.CompileSeconds = data.compiled.take()
-		n, secs := predictor.compiled.take()
-		rec.Programs += n
-		rec.CompileSeconds += secs
-		st.Programs += rec.Programs
-		st.CompileSeconds += rec.CompileSeconds
-		if math.IsNaN(rec.TrainLoss) || math.IsNaN(valid) || math.IsNaN(test) || math.IsInf(rec.TrainLoss, 0) {
-			return nil, fmt.Errorf("training: epoch %d: training loss %v, validation %v, test %v: the run diverged (lower the learning rate?)", epoch, rec.TrainLoss, valid, test)
-		}
-		improved := st.BestEpoch == 0 || metric.Better(valid, st.BestValid)
-		if improved {
-			st.BestEpoch, st.BestValid, st.TestAtBest = epoch, valid, test
-		}
-		rec.BestEpoch = st.BestEpoch
-		if cfg.Schedule == Plateau {
-			st.plateau(ctx, cfg, valid, epoch == 1)
-		}
-		st.Epoch = epoch
-		st.Seconds += time.Since(start).Seconds()
-		rec.Seconds = time.Since(start).Seconds()
-		// The record, then the best checkpoint, then the latest: a run stopped between any two
-		// (a kill, a full disk) resumes from the latest checkpoint, drops the records after it
-		// and redoes the epoch, which writes the same record and best checkpoint again.
-		if err := appendRecord(filepath.Join(opt.Out, MetricsFile), rec); err != nil {
-			return nil, err
-		}
-		if improved {
-			if err := save(ctx, filepath.Join(opt.Out, BestDir), st); err != nil {
-				return nil, err
-			}
-		}
-		if err := save(ctx, filepath.Join(opt.Out, CheckpointDir), st); err != nil {
-			return nil, err
-		}
-		sum := summarize(ctx, task, cfg, st)
-		if err := writeJSONAtomic(filepath.Join(opt.Out, SummaryFile), sum); err != nil {
-			return nil, err
-		}
-		if opt.OnEpoch != nil {
-			opt.OnEpoch(rec)
-		}
-		if opt.Log != nil {
-			done := epoch - first + 1
-			eta := time.Duration(float64(time.Since(began)) / float64(done) * float64(epochs-epoch)).Round(time.Second)
-			fmt.Fprintf(opt.Log, "epoch %d/%d  train_loss %.4f  val %s %.4f  test %.4f  lr %.2g  %.1fs, %d new programs %.1fs  (best val %.4f at epoch %d, test %.4f)  eta %v\n",
-				epoch, epochs, rec.TrainLoss, metric.Name, valid, test, rec.LR, rec.Seconds, rec.Programs, rec.CompileSeconds, st.BestValid, st.BestEpoch, st.TestAtBest, eta)
-		}
-		if !opt.Deadline.IsZero() && epoch < epochs && time.Now().Add(time.Since(start)).After(opt.Deadline) {
-			if bar != nil {
-				fmt.Fprintln(opt.Progress)
-			}
-			if opt.Log != nil {
-				fmt.Fprintf(opt.Log, "stopped after epoch %d of %d: another would end after the deadline; resume to continue\n", epoch, epochs)
-			}
-			break
-		}
-	}
-	return summarize(ctx, task, cfg, st), nil
+	return trainer, nil
 }
 
-// seconds converts a number of seconds to a Duration.
-func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
-
-// stopped reports whether stop is closed.
-func stopped(stop <-chan struct{}) bool {
-	select {
-	case <-stop:
-		return true
-	default:
-		return false
-	}
+// compiled returns the programs the epoch built, training's and evaluation's, and their seconds.
+func (r *run) compiled() (int, float64) {
+	n, secs := r.steps.data.compiled.take()
+	m, evalSecs := r.eval.compiled()
+	return n + m, secs + evalSecs
 }
 
-// plateau is ReduceLROnPlateau with PyTorch's defaults (relative threshold 1e-4, no cooldown):
-// after more than patience epochs without improving the validation metric, the learning rate
-// is multiplied by the factor, down to the minimum. It updates the optimizer's learning-rate
-// variable and the context parameter, so that a checkpoint holds it.
-func (st *state) plateau(ctx *context.Context, cfg Config, valid float64, first bool) {
-	improved := first
-	if !improved {
-		if cfg.Metric.HigherIsBetter {
-			improved = valid > st.PlateauBest*(1+1e-4)
-		} else {
-			improved = valid < st.PlateauBest*(1-1e-4)
-		}
+// save writes what an epoch ended with: its record, then the best checkpoint if it is the best
+// epoch, then the latest checkpoint, then the summary. A run stopped between any two (a kill, a
+// full disk) resumes from the latest checkpoint, drops the records after it and redoes the
+// epoch, which writes the same record and best checkpoint again.
+func (r *run) save(rec Record, improved bool) error {
+	if err := r.metrics.record(rec); err != nil {
+		return err
 	}
 	if improved {
-		st.PlateauBest, st.BadEpochs = valid, 0
-		return
+		if err := r.ckpt.saveBest(r.st); err != nil {
+			return err
+		}
 	}
-	st.BadEpochs++
-	if st.BadEpochs <= cfg.PlateauPatience {
-		return
+	if err := r.ckpt.saveLatest(r.st); err != nil {
+		return err
 	}
-	st.BadEpochs = 0
-	st.setLR(ctx, max(st.LR*cfg.PlateauFactor, cfg.MinLearningRate))
+	return r.metrics.summary(r.summary())
 }
 
-// setLR sets the learning rate: in the state, the context parameter (so that a checkpoint holds
-// it) and the optimizer's variable.
-func (st *state) setLR(ctx *context.Context, lr float64) {
-	if lr == st.LR {
-		return
+// interrupted ends the run stopped (Options.Stop) during epoch: it saves the latest checkpoint
+// where the epoch got, and returns ErrInterrupted.
+func (r *run) interrupted(epoch int) (*Summary, error) {
+	r.progress.endBar()
+	if err := r.ckpt.savePartial(r.st, r.steps.partial()); err != nil {
+		return nil, fmt.Errorf("training: interrupted during epoch %d, and saving where it got failed (the previous checkpoint is kept): %w", epoch, err)
 	}
-	st.LR = lr
-	ctx.SetParam(ParamLearningRate, lr)
-	if v := ctx.GetVariableByScopeAndName("/"+optimizers.Scope, optimizers.ParamLearningRate); v != nil {
-		v.MustSetValue(tensors.FromAnyValue(shapes.CastAsDType(lr, v.DType())))
-	}
+	d := r.steps.data
+	r.progress.logf("interrupted during epoch %d after %d of its %d graphs, saved there; resume to continue\n", epoch, d.pos, len(d.order))
+	return r.summary(), fmt.Errorf("%w during epoch %d of %s (saved after %d of its %d graphs)", ErrInterrupted, epoch, r.out, d.pos, len(d.order))
 }
 
-func summarize(ctx *context.Context, task *Task, cfg Config, st *state) *Summary {
-	params, _ := model.ParameterCounts(ctx, cfg.Model)
-	return &Summary{Dataset: task.Name, Model: cfg.Model.Model, Metric: cfg.Metric.Name, Epochs: st.Epoch, BestEpoch: st.BestEpoch,
-		BestValid: st.BestValid, TestAtBest: st.TestAtBest, TrainSize: len(task.Train), Seconds: st.Seconds, Parameters: params,
-		Programs: st.Programs, CompileSeconds: st.CompileSeconds, SamplingRatio: cfg.SamplingRatio, PEK: cfg.Model.PEK, Seed: cfg.Seed}
-}
+func (r *run) summary() *Summary { return summarize(r.ctx, r.task, r.cfg, r.st) }
 
 func lossByName(name string) (losses.LossFn, error) {
 	switch name {
@@ -547,239 +341,6 @@ func lossByName(name string) (losses.LossFn, error) {
 	return nil, fmt.Errorf("training: %s = %q, want l1, mse, rmse or bce", ParamLoss, name)
 }
 
-// Load reads the hyperparameters and weights of a finished or running run into ctx: those of
-// the epoch with the best validation metric, or of the last checkpoint if none is best yet.
-func Load(ctx *context.Context, run string) (*Summary, error) {
-	var st state
-	dir := filepath.Join(run, BestDir)
-	if _, err := os.Stat(dir); err != nil {
-		dir = filepath.Join(run, CheckpointDir)
-	}
-	if err := load(ctx, dir, &st); err != nil {
-		return nil, fmt.Errorf("training: %s: %w", run, err)
-	}
-	return ReadSummary(run)
-}
-
-// ReadSummary reads the SummaryFile of the run directory run. Errors name the file.
-func ReadSummary(run string) (*Summary, error) {
-	path := filepath.Join(run, SummaryFile)
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var sum Summary
-	if err := json.Unmarshal(raw, &sum); err != nil {
-		return nil, fmt.Errorf("training: %s: %w", path, err)
-	}
-	return &sum, nil
-}
-
-// save writes the context (hyperparameters and variables) and st to dir atomically: into a
-// fresh staging directory, synced, then renamed over dir.
-func save(ctx *context.Context, dir string, st *state) error {
-	if err := saveTo(ctx, dir, st); err != nil {
-		return saveError(dir, err)
-	}
-	return nil
-}
-
-// saveError words a failed save of the checkpoint dir of a run: what failed, the system's
-// reason (which errors.Is sees: syscall.ENOSPC for a full disk) rather than the checkpoint
-// library's chain, and what to do.
-func saveError(dir string, err error) error {
-	cause := err
-	var pathErr *os.PathError
-	if errors.As(err, &pathErr) {
-		cause = pathErr.Err
-	}
-	run := filepath.Dir(dir)
-	then := "run the same command again: the run has no checkpoint yet, and starts over"
-	if _, e := os.Stat(filepath.Join(run, CheckpointDir, stateFile)); e == nil {
-		then = "resume it with --resume: its last checkpoint is kept"
-	}
-	return fmt.Errorf("training: saving a checkpoint of %s failed: %w; free space (or remove the cause), then %s", run, cause, then)
-}
-
-// saveTo is save, whose errors are the underlying ones.
-func saveTo(ctx *context.Context, dir string, st *state) error {
-	st.Frozen = st.Frozen[:0]
-	for v := range ctx.IterVariables() {
-		if !v.Trainable {
-			st.Frozen = append(st.Frozen, v.ScopeAndName())
-		}
-	}
-	staging := dir + ".staging"
-	if err := os.RemoveAll(staging); err != nil {
-		return err
-	}
-	loader := ctx.Loader()
-	h, err := checkpoints.Build(ctx).Dir(filepath.Join(staging, checkpointVars)).Keep(1).Done()
-	if err != nil {
-		return err
-	}
-	err = h.Save()
-	ctx.SetLoader(loader) // the staging handler must not serve variables later
-	if err != nil {
-		return err
-	}
-	st.Checksum = ""
-	if st.Checksum, err = checksum(staging, st); err != nil {
-		return err
-	}
-	if err := writeJSONAtomic(filepath.Join(staging, stateFile), st); err != nil {
-		return err
-	}
-	if err := syncTree(staging); err != nil {
-		return err
-	}
-	old := dir + ".old"
-	if err := os.RemoveAll(old); err != nil {
-		return err
-	}
-	if err := os.Rename(dir, old); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	if err := os.Rename(staging, dir); err != nil {
-		return err
-	}
-	return os.RemoveAll(old)
-}
-
-// errCorrupt marks a checkpoint that exists but cannot be trusted.
-var errCorrupt = errors.New("corrupt")
-
-// load reads a checkpoint written by save into ctx and st. If the checkpoint directory is
-// missing but an interrupted save left its predecessor (dir.old), that one is used. A
-// checkpoint whose files do not match its checksum, or cannot be read, is an error wrapping
-// errCorrupt; a missing one wraps os.ErrNotExist.
-func load(ctx *context.Context, dir string, st *state) error {
-	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
-		if _, err := os.Stat(dir + ".old"); err == nil {
-			dir += ".old"
-		}
-	}
-	if _, err := os.Stat(dir); err != nil {
-		return err
-	}
-	corrupt := func(format string, args ...any) error {
-		return fmt.Errorf("checkpoint %s is %w: %s", dir, errCorrupt, fmt.Sprintf(format, args...))
-	}
-	raw, err := os.ReadFile(filepath.Join(dir, stateFile))
-	if err != nil {
-		return corrupt("%v", err)
-	}
-	if err := json.Unmarshal(raw, st); err != nil {
-		return corrupt("%s: %v", stateFile, err)
-	}
-	if st.Checksum != "" { // runs from before checksums have none
-		got, err := checksum(dir, st)
-		if err != nil {
-			return corrupt("%v", err)
-		}
-		if got != st.Checksum {
-			return corrupt("its files do not match the checksum in %s", stateFile)
-		}
-	}
-	if err := loadVariables(ctx, filepath.Join(dir, checkpointVars)); err != nil {
-		return corrupt("%v", err)
-	}
-	frozen := make(map[string]bool, len(st.Frozen))
-	for _, name := range st.Frozen {
-		frozen[name] = true
-	}
-	for v := range ctx.IterVariables() {
-		if frozen[v.ScopeAndName()] {
-			v.SetTrainable(false)
-		}
-	}
-	return nil
-}
-
-// loadVariables reads GoMLX's checkpoint files in dir into ctx. GoMLX's reader panics on some
-// damaged files (it is written for files it wrote): a panic is an error here.
-func loadVariables(ctx *context.Context, dir string) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%v", r)
-		}
-	}()
-	_, err = checkpoints.Load(ctx).Dir(dir).Immediate().Done()
-	return err
-}
-
-// checksum returns the SHA-256 of st without its checksum and of every file of the variables
-// of the checkpoint dir (names and contents, in name order).
-func checksum(dir string, st *state) (string, error) {
-	copied := *st
-	copied.Checksum = ""
-	h := sha256.New()
-	raw, err := json.Marshal(copied)
-	if err != nil {
-		return "", err
-	}
-	h.Write(raw)
-	entries, err := os.ReadDir(filepath.Join(dir, checkpointVars))
-	if err != nil {
-		return "", err
-	}
-	if len(entries) == 0 {
-		return "", fmt.Errorf("%s is empty", filepath.Join(dir, checkpointVars))
-	}
-	for _, e := range entries { // ReadDir sorts by name
-		content, err := os.ReadFile(filepath.Join(dir, checkpointVars, e.Name()))
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(h, "%s\x00%d\x00", e.Name(), len(content))
-		h.Write(content)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// resumeError explains why the run in out cannot be resumed: nothing to resume, or a corrupt
-// checkpoint, with the way out.
-func resumeError(out string, err error) error {
-	if _, e := os.Stat(filepath.Join(out, CheckpointDir)); errors.Is(err, os.ErrNotExist) && errors.Is(e, os.ErrNotExist) {
-		return fmt.Errorf("training: nothing to resume in %s: it has no checkpoint yet (it stopped before its first epoch ended); "+
-			"run the same command without --resume to start it again", out)
-	}
-	if !errors.Is(err, errCorrupt) {
-		return fmt.Errorf("training: nothing to resume in %s: %w", out, err)
-	}
-	best := filepath.Join(out, BestDir)
-	way := "start over with another --out"
-	var st state
-	if raw, e := os.ReadFile(filepath.Join(best, stateFile)); e == nil && json.Unmarshal(raw, &st) == nil {
-		way = fmt.Sprintf("the checkpoint of the best epoch (%d) is in %s: to continue from it, replace %s by it and resume; or %s",
-			st.Epoch, best, filepath.Join(out, CheckpointDir), way)
-	}
-	return fmt.Errorf("training: cannot resume %s: %w; %s", out, err, way)
-}
-
-// ReadRecords reads a run's MetricsFile (JSON lines, one Record per epoch). Errors name the
-// file and line.
-func ReadRecords(path string) ([]Record, error) {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var recs []Record
-	for i, line := range bytes.Split(raw, []byte("\n")) {
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		var rec Record
-		dec := json.NewDecoder(bytes.NewReader(line))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&rec); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
-		}
-		recs = append(recs, rec)
-	}
-	return recs, nil
-}
-
 // hyperparameters returns the values in ctx of every hyperparameter of AllParams, by name.
 func hyperparameters(ctx *context.Context) map[string]any {
 	params := map[string]any{}
@@ -791,78 +352,4 @@ func hyperparameters(ctx *context.Context) map[string]any {
 		params[p.Name] = v
 	}
 	return params
-}
-
-// keepRecords drops from the metrics file the records of epochs after the checkpoint's, written
-// by a run stopped before its checkpoint was (they are redone), and a last line cut short by a
-// kill, rewriting the file atomically.
-func keepRecords(path string, epochs int) error {
-	raw, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	lines := bytes.Split(bytes.TrimRight(raw, "\n"), []byte("\n"))
-	var kept []byte
-	for i, line := range lines {
-		var r Record
-		if err := json.Unmarshal(line, &r); err != nil {
-			if i == len(lines)-1 {
-				break // the line being written when the run was stopped
-			}
-			return fmt.Errorf("%s:%d: %w", path, i+1, err)
-		}
-		if r.Epoch <= epochs {
-			kept = append(append(kept, line...), '\n')
-		}
-	}
-	if bytes.Equal(kept, raw) {
-		return nil
-	}
-	return atomicfile.Write(path, kept)
-}
-
-func appendRecord(path string, rec Record) error {
-	line, err := json.Marshal(rec)
-	if err != nil {
-		return err
-	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(append(line, '\n')); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
-func writeJSONAtomic(path string, v any) error {
-	raw, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.Write(path, append(raw, '\n'))
-}
-
-// syncTree fsyncs every file under dir.
-func syncTree(dir string) error {
-	return filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		return f.Sync()
-	})
 }

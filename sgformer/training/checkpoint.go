@@ -1,0 +1,336 @@
+package training
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/gomlx/gomlx/pkg/ml/context"
+	"github.com/gomlx/gomlx/pkg/ml/context/checkpoints"
+	"github.com/gomlx/gomlx/pkg/ml/train"
+)
+
+// state is where a run stands, saved with each checkpoint.
+type state struct {
+	Epoch        int     `json:"epoch"`
+	best                 // the epoch with the best validation metric so far
+	plateauState         // ReduceLROnPlateau's (zero under another schedule)
+	LR           float64 `json:"lr"`
+	BaseLR       float64 `json:"base_lr"` // the initial learning rate, which schedules start from
+	Seconds      float64 `json:"seconds"`
+	// Programs and CompileSeconds sum the records' (absent from runs before they were counted).
+	Programs       int     `json:"programs,omitempty"`
+	CompileSeconds float64 `json:"compile_seconds,omitempty"`
+	// Frozen lists the variables that are not trained (BatchNorm's running averages, the
+	// random-number state, counters): GoMLX's checkpoints do not record it, and a variable
+	// loaded as trainable would be changed by the optimizer.
+	Frozen []string `json:"frozen"`
+	// Backend is the backend the run trains on (backend.Kind): a run resumes on it only, since
+	// another continues it differently (its own random streams, its own rounding). Empty in
+	// checkpoints written before it was recorded, which resume anywhere.
+	Backend string `json:"backend,omitempty"`
+	// Partial, when set, is the epoch under way when the checkpoint was saved (Epoch + 1).
+	Partial *partialEpoch `json:"partial,omitempty"`
+	// Checksum is the SHA-256 of this state (without the checksum) and of every file of the
+	// checkpoint's variables, so that a damaged checkpoint is never resumed from.
+	Checksum string `json:"checksum"`
+}
+
+// partialEpoch is how far an epoch got: the training graphs done, the state of its random
+// stream after them (rand.PCG's binary form), and its loss and time so far.
+type partialEpoch struct {
+	Epoch        int     `json:"epoch"`
+	Graphs       int     `json:"graphs"`
+	Random       []byte  `json:"random"`
+	LossSum      float64 `json:"loss_sum"`
+	LossCount    int     `json:"loss_count"`
+	Seconds      float64 `json:"seconds"`
+	TrainSeconds float64 `json:"train_seconds"`
+	BatchSeconds float64 `json:"batch_seconds"`
+}
+
+// checkpointer owns a run's checkpoints: the latest (CheckpointDir), saved at the end of each
+// epoch and within one, to resume from; and the best epoch's (BestDir), to predict with. Each
+// save replaces its directory atomically (save).
+type checkpointer struct {
+	ctx *context.Context
+	out string
+}
+
+// resume reads the latest checkpoint into the context and st, and returns the epoch it was
+// saved within (nil if at an epoch's end), for epochData.resume.
+func (c checkpointer) resume(st *state) (*partialEpoch, error) {
+	if err := load(c.ctx, filepath.Join(c.out, CheckpointDir), st); err != nil {
+		return nil, resumeError(c.out, err)
+	}
+	partial := st.Partial
+	st.Partial = nil
+	if partial != nil && partial.Epoch != st.Epoch+1 {
+		return nil, c.corrupt("epoch %d under way after epoch %d", partial.Epoch, st.Epoch)
+	}
+	return partial, nil
+}
+
+// corrupt is the error of resuming from a latest checkpoint found inconsistent.
+func (c checkpointer) corrupt(format string, args ...any) error {
+	return resumeError(c.out, fmt.Errorf("checkpoint %s is %w: %s", filepath.Join(c.out, CheckpointDir), errCorrupt, fmt.Sprintf(format, args...)))
+}
+
+func (c checkpointer) saveLatest(st *state) error {
+	return save(c.ctx, filepath.Join(c.out, CheckpointDir), st)
+}
+
+func (c checkpointer) saveBest(st *state) error {
+	return save(c.ctx, filepath.Join(c.out, BestDir), st)
+}
+
+// savePartial saves the latest checkpoint within the epoch under way, p.
+func (c checkpointer) savePartial(st *state, p *partialEpoch) error {
+	st.Partial = p
+	defer func() { st.Partial = nil }()
+	return c.saveLatest(st)
+}
+
+// partialSaves saves the latest checkpoint within epochs (save), at the first step after each
+// interval since the last save (Options.CheckpointInterval) other than an epoch's last (whose
+// end saves it), so that a run killed in a long epoch loses at most that much. GoMLX's
+// train.PeriodicCallback would start its clock at the first step rather than with the run, and
+// restart it at an epoch's last step, where nothing is saved.
+type partialSaves struct {
+	interval time.Duration
+	saved    time.Time
+	data     *epochData
+	save     func() error
+}
+
+// attach registers the saves after each training step of loop, after the steps' other hooks.
+func (p *partialSaves) attach(loop *train.Loop) {
+	p.saved = time.Now()
+	loop.OnStep("partial checkpoint", 3, func(*train.Loop, []*tensors.Tensor) error { return p.step() })
+}
+
+// step saves if the last save is interval old and the epoch is not done.
+func (p *partialSaves) step() error {
+	if time.Since(p.saved) < p.interval || p.data.pos == len(p.data.order) {
+		return nil
+	}
+	p.saved = time.Now()
+	return p.save()
+}
+
+// Load reads the hyperparameters and weights of a finished or running run into ctx: those of
+// the epoch with the best validation metric, or of the last checkpoint if none is best yet.
+func Load(ctx *context.Context, run string) (*Summary, error) {
+	var st state
+	dir := filepath.Join(run, BestDir)
+	if _, err := os.Stat(dir); err != nil {
+		dir = filepath.Join(run, CheckpointDir)
+	}
+	if err := load(ctx, dir, &st); err != nil {
+		return nil, fmt.Errorf("training: %s: %w", run, err)
+	}
+	return ReadSummary(run)
+}
+
+// save writes the context (hyperparameters and variables) and st to dir atomically: into a
+// fresh staging directory, synced, then renamed over dir.
+func save(ctx *context.Context, dir string, st *state) error {
+	if err := saveTo(ctx, dir, st); err != nil {
+		return saveError(dir, err)
+	}
+	return nil
+}
+
+// saveError words a failed save of the checkpoint dir of a run: what failed, the system's
+// reason (which errors.Is sees: syscall.ENOSPC for a full disk) rather than the checkpoint
+// library's chain, and what to do.
+func saveError(dir string, err error) error {
+	cause := err
+	var pathErr *os.PathError
+	if errors.As(err, &pathErr) {
+		cause = pathErr.Err
+	}
+	run := filepath.Dir(dir)
+	then := "run the same command again: the run has no checkpoint yet, and starts over"
+	if _, e := os.Stat(filepath.Join(run, CheckpointDir, stateFile)); e == nil {
+		then = "resume it with --resume: its last checkpoint is kept"
+	}
+	return fmt.Errorf("training: saving a checkpoint of %s failed: %w; free space (or remove the cause), then %s", run, cause, then)
+}
+
+// saveTo is save, whose errors are the underlying ones.
+func saveTo(ctx *context.Context, dir string, st *state) error {
+	st.Frozen = st.Frozen[:0]
+	for v := range ctx.IterVariables() {
+		if !v.Trainable {
+			st.Frozen = append(st.Frozen, v.ScopeAndName())
+		}
+	}
+	staging := dir + ".staging"
+	if err := os.RemoveAll(staging); err != nil {
+		return err
+	}
+	loader := ctx.Loader()
+	h, err := checkpoints.Build(ctx).Dir(filepath.Join(staging, checkpointVars)).Keep(1).Done()
+	if err != nil {
+		return err
+	}
+	err = h.Save()
+	ctx.SetLoader(loader) // the staging handler must not serve variables later
+	if err != nil {
+		return err
+	}
+	st.Checksum = ""
+	if st.Checksum, err = checksum(staging, st); err != nil {
+		return err
+	}
+	if err := writeJSONAtomic(filepath.Join(staging, stateFile), st); err != nil {
+		return err
+	}
+	if err := syncTree(staging); err != nil {
+		return err
+	}
+	old := dir + ".old"
+	if err := os.RemoveAll(old); err != nil {
+		return err
+	}
+	if err := os.Rename(dir, old); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	if err := os.Rename(staging, dir); err != nil {
+		return err
+	}
+	return os.RemoveAll(old)
+}
+
+// errCorrupt marks a checkpoint that exists but cannot be trusted.
+var errCorrupt = errors.New("corrupt")
+
+// load reads a checkpoint written by save into ctx and st. If the checkpoint directory is
+// missing but an interrupted save left its predecessor (dir.old), that one is used. A
+// checkpoint whose files do not match its checksum, or cannot be read, is an error wrapping
+// errCorrupt; a missing one wraps os.ErrNotExist.
+func load(ctx *context.Context, dir string, st *state) error {
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		if _, err := os.Stat(dir + ".old"); err == nil {
+			dir += ".old"
+		}
+	}
+	if _, err := os.Stat(dir); err != nil {
+		return err
+	}
+	corrupt := func(format string, args ...any) error {
+		return fmt.Errorf("checkpoint %s is %w: %s", dir, errCorrupt, fmt.Sprintf(format, args...))
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, stateFile))
+	if err != nil {
+		return corrupt("%v", err)
+	}
+	if err := json.Unmarshal(raw, st); err != nil {
+		return corrupt("%s: %v", stateFile, err)
+	}
+	if st.Checksum != "" { // runs from before checksums have none
+		got, err := checksum(dir, st)
+		if err != nil {
+			return corrupt("%v", err)
+		}
+		if got != st.Checksum {
+			return corrupt("its files do not match the checksum in %s", stateFile)
+		}
+	}
+	if err := loadVariables(ctx, filepath.Join(dir, checkpointVars)); err != nil {
+		return corrupt("%v", err)
+	}
+	frozen := make(map[string]bool, len(st.Frozen))
+	for _, name := range st.Frozen {
+		frozen[name] = true
+	}
+	for v := range ctx.IterVariables() {
+		if frozen[v.ScopeAndName()] {
+			v.SetTrainable(false)
+		}
+	}
+	return nil
+}
+
+// loadVariables reads GoMLX's checkpoint files in dir into ctx. GoMLX's reader panics on some
+// damaged files (it is written for files it wrote): a panic is an error here.
+func loadVariables(ctx *context.Context, dir string) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	_, err = checkpoints.Load(ctx).Dir(dir).Immediate().Done()
+	return err
+}
+
+// checksum returns the SHA-256 of st without its checksum and of every file of the variables
+// of the checkpoint dir (names and contents, in name order).
+func checksum(dir string, st *state) (string, error) {
+	copied := *st
+	copied.Checksum = ""
+	h := sha256.New()
+	raw, err := json.Marshal(copied)
+	if err != nil {
+		return "", err
+	}
+	h.Write(raw)
+	entries, err := os.ReadDir(filepath.Join(dir, checkpointVars))
+	if err != nil {
+		return "", err
+	}
+	if len(entries) == 0 {
+		return "", fmt.Errorf("%s is empty", filepath.Join(dir, checkpointVars))
+	}
+	for _, e := range entries { // ReadDir sorts by name
+		content, err := os.ReadFile(filepath.Join(dir, checkpointVars, e.Name()))
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", e.Name(), len(content))
+		h.Write(content)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// resumeError explains why the run in out cannot be resumed: nothing to resume, or a corrupt
+// checkpoint, with the way out.
+func resumeError(out string, err error) error {
+	if _, e := os.Stat(filepath.Join(out, CheckpointDir)); errors.Is(err, os.ErrNotExist) && errors.Is(e, os.ErrNotExist) {
+		return fmt.Errorf("training: nothing to resume in %s: it has no checkpoint yet (it stopped before its first epoch ended); "+
+			"run the same command without --resume to start it again", out)
+	}
+	if !errors.Is(err, errCorrupt) {
+		return fmt.Errorf("training: nothing to resume in %s: %w", out, err)
+	}
+	best := filepath.Join(out, BestDir)
+	way := "start over with another --out"
+	var st state
+	if raw, e := os.ReadFile(filepath.Join(best, stateFile)); e == nil && json.Unmarshal(raw, &st) == nil {
+		way = fmt.Sprintf("the checkpoint of the best epoch (%d) is in %s: to continue from it, replace %s by it and resume; or %s",
+			st.Epoch, best, filepath.Join(out, CheckpointDir), way)
+	}
+	return fmt.Errorf("training: cannot resume %s: %w; %s", out, err, way)
+}
+
+// syncTree fsyncs every file under dir.
+func syncTree(dir string) error {
+	return filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		return f.Sync()
+	})
+}

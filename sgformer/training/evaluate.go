@@ -1,0 +1,72 @@
+package training
+
+import (
+	"fmt"
+
+	"github.com/gomlx/gomlx/backends"
+	"github.com/gomlx/gomlx/pkg/ml/context"
+
+	"github.com/sgformer/sgformer/sgformer/batch"
+	"github.com/sgformer/sgformer/sgformer/metrics"
+)
+
+// evaluator measures the model after an epoch on the validation and test splits. Its Predictor
+// is built at the first evaluation, once the training step has created every variable, and pads
+// batches by the training batches' profile, so that evaluation meets the same few shapes.
+type evaluator struct {
+	ctx       *context.Context
+	backend   backends.Backend
+	task      *Task
+	profile   batch.Profile
+	metric    metrics.Metric
+	predictor *Predictor
+}
+
+// epoch returns the validation and test metrics of the model as epoch ended.
+func (e *evaluator) epoch(epoch int) (valid, test float64, err error) {
+	if valid, err = e.evaluate(e.task.Valid); err != nil {
+		return 0, 0, fmt.Errorf("training: epoch %d: validation: %w", epoch, err)
+	}
+	if test, err = e.evaluate(e.task.Test); err != nil {
+		return 0, 0, fmt.Errorf("training: epoch %d: test: %w", epoch, err)
+	}
+	return valid, test, nil
+}
+
+func (e *evaluator) evaluate(split []int) (float64, error) {
+	if e.predictor == nil {
+		p, err := NewPredictor(e.ctx, e.backend, e.task.Spec)
+		if err != nil {
+			return 0, err
+		}
+		p.batches.options.Profile = e.profile
+		e.predictor = p
+	}
+	return e.predictor.Evaluate(e.task, split, e.metric)
+}
+
+// compiled returns the programs evaluation built since the last call, and their seconds.
+func (e *evaluator) compiled() (int, float64) {
+	if e.predictor == nil {
+		return 0, 0
+	}
+	return e.predictor.compiled.take()
+}
+
+// best is the epoch with the best validation metric so far, and its test metric: the model a
+// run reports (Summary) and keeps (BestDir). It is saved with each checkpoint (in state).
+type best struct {
+	BestEpoch  int     `json:"best_epoch"`
+	BestValid  float64 `json:"best_val"`
+	TestAtBest float64 `json:"test_at_best_val"`
+}
+
+// update records epoch if its validation metric valid is better than the best so far (or is
+// the first), and reports whether it was.
+func (b *best) update(metric metrics.Metric, epoch int, valid, test float64) bool {
+	if b.BestEpoch != 0 && !metric.Better(valid, b.BestValid) {
+		return false
+	}
+	b.BestEpoch, b.BestValid, b.TestAtBest = epoch, valid, test
+	return true
+}

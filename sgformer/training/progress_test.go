@@ -1,0 +1,50 @@
+package training
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sgformer/sgformer/sgformer/metrics"
+)
+
+// The step lines: one per step once the interval has passed since the last, none at the
+// epoch's end (its epoch line follows), with the graphs done and the epoch's.
+func TestProgressStepLines(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		interval time.Duration
+		pos      int
+		want     string
+	}{
+		{"due", time.Nanosecond, 4, "epoch 2: 4/10 graphs  "},
+		{"at the epoch's end", time.Nanosecond, 10, ""},
+		{"not due", time.Hour, 4, ""},
+	} {
+		var log strings.Builder
+		data := &epochData{epoch: 2, order: make([]int, 10)}
+		p := &progress{log: &log, interval: tc.interval, data: data}
+		p.epochStarted()
+		data.pos = tc.pos
+		p.step()
+		if got := log.String(); !strings.HasPrefix(got, tc.want) || (tc.want == "") != (got == "") || tc.want != "" && !strings.Contains(got, "graphs/s  epoch eta ") {
+			t.Errorf("%s: %q, want a line starting %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// The epoch line, as the CLI prints it.
+func TestProgressEpochLine(t *testing.T) {
+	mae, err := metrics.ByName("mae")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	p := &progress{log: &log, metric: mae, epochs: 5, first: 3, began: time.Now()}
+	st := &state{best: best{BestEpoch: 2, BestValid: 0.5, TestAtBest: 0.625}}
+	p.epochDone(Record{Epoch: 3, TrainLoss: 1.25, Valid: 0.75, Test: 0.875, LR: 0.001, Seconds: 12.34, Programs: 2, CompileSeconds: 1.5}, st)
+	want := "epoch 3/5  train_loss 1.2500  val mae 0.7500  test 0.8750  lr 0.001  12.3s, 2 new programs 1.5s  (best val 0.5000 at epoch 2, test 0.6250)  eta "
+	if got := log.String(); !strings.HasPrefix(got, want) || !strings.HasSuffix(got, "s\n") {
+		t.Errorf("%q, want %q and the ETA", got, want)
+	}
+}
