@@ -54,7 +54,7 @@ func parsePieces(args []string) ([]piece, error) {
 	var pieces []piece
 	given := map[string]bool{}
 	seeds := map[int]string{}
-	files := 1
+	count := 1 // pieces.jsonl
 	for _, a := range args {
 		p, err := parsePiece(a)
 		if err != nil {
@@ -72,11 +72,11 @@ func parsePieces(args []string) ([]piece, error) {
 			}
 			seeds[s] = a
 		}
-		files += 1 + len(p.seeds)
+		count += 1 + len(p.seeds)
 		pieces = append(pieces, p)
 	}
-	if files > maxFiles {
-		return nil, fmt.Errorf("these pieces would leave %d files in $OUT, and the device returns %d: split them over two calls", files, maxFiles)
+	if count > maxFiles {
+		return nil, fmt.Errorf("these pieces would leave %d files in $OUT, and the device returns %d: split them over two calls", count, maxFiles)
 	}
 	return pieces, nil
 }

@@ -157,7 +157,7 @@ func TestExitStatus(t *testing.T) {
 		{"other", errors.New("no time left for training"), live, 1},
 		{"budget", fmt.Errorf("sgformer train: %w", exit), expired, 124},
 	} {
-		if got := exitStatus(tc.err, tc.ctx); got != tc.want {
+		if got := exitStatus(tc.ctx, tc.err); got != tc.want {
 			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
 		}
 	}
@@ -285,4 +285,27 @@ func readFile(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// A command's output file is written anew (parity runs eval with the same backend twice in a
+// dry run), its log appended to.
+func TestRunFiles(t *testing.T) {
+	var console strings.Builder
+	j := &job{dir: t.TempDir(), out: &lockedWriter{w: &console}}
+	for _, word := range []string{"first", "second"} {
+		if err := j.run(context.Background(), files{stdout: "out.json", stderr: "log"}, "sh", "-c", "echo "+word+"; echo "+word+" >&2"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := j.run(context.Background(), files{stderr: "tee.log", tee: true}, "sh", "-c", "echo shown; echo both >&2"); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"out.json": "second\n", "log": "first\nsecond\n", "tee.log": "both\n"} {
+		if got := readFile(t, j.path(name)); got != want {
+			t.Errorf("%s = %q, want %q", name, got, want)
+		}
+	}
+	if c := console.String(); c != "shown\nboth\n" && c != "both\nshown\n" { // two pipes: either order
+		t.Errorf("console %q, want what was not redirected and the teed log", console.String())
+	}
 }

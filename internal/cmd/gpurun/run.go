@@ -121,7 +121,7 @@ func (r *runner) runPiece(ctx context.Context, p piece) int {
 	j := &job{cfg: r.cfg, dir: dir, left: left, out: &lockedWriter{w: io.MultiWriter(r.stdout, log)}}
 	pctx, cancel := context.WithTimeout(ctx, left)
 	err = pieces[p.kind](pctx, j, p)
-	rc := exitStatus(err, pctx)
+	rc := exitStatus(pctx, err)
 	cancel()
 	switch {
 	case rc == 124:
@@ -152,10 +152,7 @@ func (r *runner) runPiece(ctx context.Context, p piece) int {
 		}
 	}
 	rec.Seconds = time.Since(start).Round(time.Millisecond).Seconds()
-	result, rerr := os.ReadFile(filepath.Join(dir, "result.json"))
-	if rerr != nil || !json.Valid(result) {
-		result = nil
-	}
+	result, _ := os.ReadFile(filepath.Join(dir, "result.json")) // none, or not JSON: null
 	return r.record(rec, rc, err, result)
 }
 
@@ -194,7 +191,7 @@ func (r *runner) record(rec gpuresult.Piece, rc int, err error, result []byte) i
 // exitStatus is a piece's exit status: 124 when ctx's deadline stopped it (as timeout(1)
 // says, even if its commands then ended well), 0 without error, that of the command that
 // failed, else 1.
-func exitStatus(err error, ctx context.Context) int {
+func exitStatus(ctx context.Context, err error) int {
 	var exit *exec.ExitError
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
@@ -256,8 +253,9 @@ func (j *job) command(ctx context.Context, name string, args ...string) *exec.Cm
 }
 
 // files says where a command's output goes: stdout and stderr, where not empty, name files
-// (of the piece's folder unless absolute) appended to; tee sends stderr to the console too.
-// What is not redirected goes to the console.
+// (of the piece's folder unless absolute), stdout's written anew, stderr's appended to (a log
+// of several commands); tee sends stderr to the console too. What is not redirected goes to
+// the console.
 type files struct {
 	stdout, stderr string
 	tee            bool
@@ -293,25 +291,25 @@ func (j *job) redirect(cmd *exec.Cmd, f files) (closeAll func() error, err error
 		}
 		return err
 	}
-	open := func(name string) (*os.File, error) {
+	open := func(name string, mode int) (*os.File, error) {
 		if !filepath.IsAbs(name) {
 			name = j.path(name)
 		}
-		f, err := os.OpenFile(name, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		f, err := os.OpenFile(name, os.O_CREATE|os.O_WRONLY|mode, 0o644)
 		if err == nil {
 			opened = append(opened, f)
 		}
 		return f, err
 	}
 	if f.stdout != "" {
-		out, err := open(f.stdout)
+		out, err := open(f.stdout, os.O_TRUNC)
 		if err != nil {
 			return closeAll, err
 		}
 		cmd.Stdout = out
 	}
 	if f.stderr != "" {
-		out, err := open(f.stderr)
+		out, err := open(f.stderr, os.O_APPEND)
 		if err != nil {
 			closeAll()
 			return nil, err

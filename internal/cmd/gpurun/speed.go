@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -32,13 +33,10 @@ func speed(ctx context.Context, j *job, p piece) error {
 	smi := startSMI(ctx, j, "smi.csv")
 	err := j.run(ctx, files{stdout: os.DevNull, stderr: "train.log"}, sgformer, args...)
 	r := gpuresult.Speed{Execution: p.exec, Backend: j.backend(), SMI: smi.stop()}
-	if err != nil {
+	if err := errors.Join(err, j.writeJSON("smi.json", r.SMI)); err != nil {
 		return err
 	}
 	if err := dropVariables(j.path("run")); err != nil {
-		return err
-	}
-	if err := j.writeJSON("smi.json", r.SMI); err != nil {
 		return err
 	}
 	bench := j.command(ctx, binDir+"/training.test", "-test.run", "^$",
