@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sgformer/sgformer/internal/gpuresult"
 )
@@ -150,10 +151,12 @@ func TestGPURunDryRun(t *testing.T) {
 	out, work, results := t.TempDir(), t.TempDir(), t.TempDir()
 	env := []string{"OUT=" + out, "SGFORMER_GPU_WORK=" + work, "SGFORMER_GPU_RESULTS=" + results, "SGFORMER_GPU_DRYRUN=1",
 		"SGFORMER_PYTHON=" + python, "GPU_CALL_BUDGET_S=7200", "ZINC_EPOCHS=1"}
+	start := time.Now()
 	got, err := gpuRun(t, script, withGo(t), env, pieces...)
 	if err != nil {
 		t.Fatalf("dry run: %v\n%s", err, got)
 	}
+	t.Logf("the dry run of %v took %.0f s", pieces, time.Since(start).Seconds())
 	recs, err := gpuresult.ReadPieces(filepath.Join(out, "pieces.jsonl"))
 	if err != nil {
 		t.Fatal(err)
