@@ -20,16 +20,21 @@ import (
 func check(ctx context.Context, j *job, p piece) error {
 	var machine bytes.Buffer
 	w := io.MultiWriter(&machine, j.out)
-	show := func(name string, args ...string) string {
+	output := func(name string, args ...string) string {
 		out, err := exec.CommandContext(ctx, name, args...).CombinedOutput()
 		if err != nil {
 			out = fmt.Appendf(out, "%s: %v\n", name, err)
 		}
-		w.Write(out)
 		return string(out)
 	}
+	show := func(name string, args ...string) string {
+		out := output(name, args...)
+		io.WriteString(w, out)
+		return out
+	}
 	show("uname", "-a")
-	lddVersion := show("ldd", "--version")
+	lddVersion, _, _ := strings.Cut(output("ldd", "--version"), "\n") // the rest is its licence
+	fmt.Fprintln(w, lddVersion)
 	need := "unknown"
 	if b, err := os.ReadFile(gpuDir + "/GLIBC"); err == nil {
 		need = strings.TrimSpace(string(b))
@@ -96,10 +101,9 @@ var glibcVersion = regexp.MustCompile(`(\d+)\.(\d+)\s*$`)
 // glibcOK checks the machine's glibc (the first line of `ldd --version`) against the one the
 // binary needs ("GLIBC_2.34", build/gpu/GLIBC) and returns the machine's.
 func glibcOK(lddVersion, need string) (string, error) {
-	first, _, _ := strings.Cut(lddVersion, "\n")
-	m := glibcVersion.FindStringSubmatch(first)
+	m := glibcVersion.FindStringSubmatch(lddVersion)
 	if m == nil {
-		return "", fmt.Errorf("no glibc version in ldd --version's %q", first)
+		return "", fmt.Errorf("no glibc version in ldd --version's %q", lddVersion)
 	}
 	n := glibcVersion.FindStringSubmatch(strings.TrimPrefix(need, "GLIBC_"))
 	if n == nil {

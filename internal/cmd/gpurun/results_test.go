@@ -81,13 +81,13 @@ func TestGlibcOK(t *testing.T) {
 	for _, tc := range []struct {
 		ldd, need, have, err string
 	}{
-		{"ldd (Debian GLIBC 2.36-9+deb12u14) 2.36\nCopyright", "GLIBC_2.34", "2.36", ""},
-		{"ldd (Ubuntu GLIBC 2.39-0ubuntu8) 2.39\n", "GLIBC_2.34", "2.39", ""},
-		{"ldd (GNU libc) 2.34\n", "GLIBC_2.34", "2.34", ""},
-		{"ldd (GNU libc) 2.9\n", "GLIBC_2.34", "2.9", "glibc 2.9 is older than the 2.34"},
-		{"ldd (GNU libc) 2.28\n", "GLIBC_2.34", "2.28", "glibc 2.28 is older than the 2.34"},
-		{"musl libc\n", "GLIBC_2.34", "", "no glibc version"},
-		{"ldd (GNU libc) 2.36\n", "unknown", "", "build/gpu/GLIBC holds"},
+		{"ldd (Debian GLIBC 2.36-9+deb12u14) 2.36", "GLIBC_2.34", "2.36", ""},
+		{"ldd (Ubuntu GLIBC 2.39-0ubuntu8) 2.39", "GLIBC_2.34", "2.39", ""},
+		{"ldd (GNU libc) 2.34", "GLIBC_2.34", "2.34", ""},
+		{"ldd (GNU libc) 2.9", "GLIBC_2.34", "2.9", "glibc 2.9 is older than the 2.34"},
+		{"ldd (GNU libc) 2.28", "GLIBC_2.34", "2.28", "glibc 2.28 is older than the 2.34"},
+		{"musl libc", "GLIBC_2.34", "", "no glibc version"},
+		{"ldd (GNU libc) 2.36", "unknown", "", "build/gpu/GLIBC holds"},
 	} {
 		have, err := glibcOK(tc.ldd, tc.need)
 		if have != tc.have || (tc.err == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.err)) {
