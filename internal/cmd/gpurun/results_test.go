@@ -146,6 +146,7 @@ func TestExitStatus(t *testing.T) {
 	defer cancel()
 	<-expired.Done()
 	exit := exec.Command("sh", "-c", "exit 3").Run()
+	killed := exec.Command("sh", "-c", "kill -KILL $$").Run()
 	for _, tc := range []struct {
 		name string
 		err  error
@@ -154,6 +155,7 @@ func TestExitStatus(t *testing.T) {
 	}{
 		{"success", nil, live, 0},
 		{"command", fmt.Errorf("sgformer train: %w", exit), live, 3},
+		{"killed", fmt.Errorf("training.test: %w", killed), live, 137},
 		{"other", errors.New("no time left for training"), live, 1},
 		{"budget", fmt.Errorf("sgformer train: %w", exit), expired, 124},
 	} {

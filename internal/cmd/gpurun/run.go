@@ -190,7 +190,7 @@ func (r *runner) record(rec gpuresult.Piece, rc int, err error, result []byte) i
 
 // exitStatus is a piece's exit status: 124 when ctx's deadline stopped it (as timeout(1)
 // says, even if its commands then ended well), 0 without error, that of the command that
-// failed, else 1.
+// failed (128 + the signal that killed it), else 1.
 func exitStatus(ctx context.Context, err error) int {
 	var exit *exec.ExitError
 	switch {
@@ -200,6 +200,10 @@ func exitStatus(ctx context.Context, err error) int {
 		return 0
 	case errors.As(err, &exit) && exit.ExitCode() > 0:
 		return exit.ExitCode()
+	case errors.As(err, &exit):
+		if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return 128 + int(ws.Signal()) // as a shell says: 137 for a kill (the OOM killer's)
+		}
 	}
 	return 1
 }
