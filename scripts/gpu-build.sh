@@ -5,11 +5,13 @@
 #   build/gpu/sgformer.gz        the CLI, cgo on, linux/amd64, stripped
 #   build/gpu/training.test.gz   sgformer/training's test binary, for BenchmarkZINCTrainStep
 #                                and BenchmarkZINCInference (one 128-molecule batch)
+#   build/gpu/gpurun.gz          internal/cmd/gpurun, the pieces' runner that scripts/gpu-run.sh
+#                                starts there (cgo off: static, it needs nothing of the machine)
 #   build/gpu/data/zinc12k/      the ZINC-12k text export (ZINC_*.txt.gz, ZINC_splits.json)
 #   build/gpu/BUILD.txt          commit, Go version, sizes and the binary's requirements
-#   build/gpu/COMMIT, GLIBC      the commit built and the glibc it needs, for gpu-run.sh
+#   build/gpu/COMMIT, GLIBC      the commit built and the glibc it needs, for gpurun
 #
-# The binaries are gzipped (scripts/gpu-run.sh unpacks them in a second). The preprocessing
+# The binaries are gzipped (gpu-run.sh and gpurun unpack them in a second). The preprocessing
 # cache is not sent: sgformer computes ZINC-12k's (k = 8) at 8,400 graphs/s on 2 cores here.
 #
 # Requirements measured on 2026-11-22 (Debian 12 builder, Go 1.26.8, GoMLX v0.26.0, go-xla
@@ -36,6 +38,7 @@ mkdir -p build/gpu-tmp
 export CGO_ENABLED=1 GOOS=linux GOARCH=amd64
 go build -trimpath -ldflags='-s -w' -o build/gpu-tmp/sgformer ./cmd/sgformer
 go test -c -trimpath -ldflags='-s -w' -o build/gpu-tmp/training.test ./sgformer/training
+CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o build/gpu-tmp/gpurun ./internal/cmd/gpurun
 rm -rf "$out"
 mkdir -p "$out/data/zinc12k"
 
@@ -46,6 +49,7 @@ libs="$(ldd build/gpu-tmp/sgformer | awk '{print $1}' | tr '\n' ' ')"
 cp "$data"/ZINC_Nodes.txt.gz "$data"/ZINC_Edges.txt.gz "$data"/ZINC_Labels.txt.gz "$data"/ZINC_splits.json "$out/data/zinc12k/"
 gzip -c build/gpu-tmp/sgformer >"$out/sgformer.gz"
 gzip -c build/gpu-tmp/training.test >"$out/training.test.gz"
+gzip -c build/gpu-tmp/gpurun >"$out/gpurun.gz"
 
 total="$(du -sb "$out" | cut -f1)"
 {
@@ -54,6 +58,7 @@ total="$(du -sb "$out" | cut -f1)"
 	echo "built:      $(date -u +%FT%TZ)"
 	echo "sgformer:   $(stat -c %s build/gpu-tmp/sgformer) bytes ($(stat -c %s "$out/sgformer.gz") gzipped)"
 	echo "test bin:   $(stat -c %s build/gpu-tmp/training.test) bytes ($(stat -c %s "$out/training.test.gz") gzipped)"
+	echo "gpurun:     $(stat -c %s build/gpu-tmp/gpurun) bytes ($(stat -c %s "$out/gpurun.gz") gzipped, static)"
 	echo "needs:      $glibc; shared libraries: $libs"
 	echo "build/gpu:  $total bytes to carry"
 } | tee "$out/BUILD.txt"

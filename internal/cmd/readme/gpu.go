@@ -1,65 +1,25 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/sgformer/sgformer/internal/gpuresult"
 )
 
-// The GPU section of docs/gpu.md, rendered from what scripts/gpu-run.sh brought back from the device
-// and `gpu-run.sh collect` unpacked into results/zinc12k-gpu.
-
-// gpuPiece is a line of pieces.jsonl: one piece of one device call.
-type gpuPiece struct {
-	Piece   string          `json:"piece"`
-	Call    string          `json:"call"` // when the call began
-	Date    string          `json:"date"`
-	GPU     string          `json:"gpu"`
-	Build   string          `json:"build"`
-	RC      int             `json:"rc"`
-	Seconds float64         `json:"seconds"`
-	Result  json.RawMessage `json:"result"`
-}
-
-// smi is what nvidia-smi's samples of a run came to (nulls without samples).
-type smi struct {
-	UtilMean *float64 `json:"gpu_util_mean"`
-	MemMax   *float64 `json:"gpu_mem_max_mib"`
-}
-
-// speedResult is a speed:EXEC piece's result.json: the last epoch's training steps, of which
-// waiting for their batches, and half its evaluation (validation and test, 1,000 molecules
-// each).
-type speedResult struct {
-	Execution  string  `json:"execution"`
-	Backend    string  `json:"backend"`
-	TrainEpoch float64 `json:"train_epoch_s"`
-	Batching   float64 `json:"batch_s"`
-	TestPass   float64 `json:"test_pass_s"`
-	SMI        smi     `json:"smi"`
-}
-
-// pygResult is the pyg piece's result: per mode, the medians over the epochs after the first
-// and what nvidia-smi's samples came to.
-type pygResult map[string]struct {
-	Summary []struct {
-		Train float64 `json:"train_seconds_median"`
-		Test  float64 `json:"test_seconds_median"`
-	} `json:"summary"`
-	SMI smi `json:"smi"`
-}
+// The GPU section of docs/gpu.md, rendered from what internal/cmd/gpurun (scripts/gpu-run.sh)
+// brought back from the device and `gpu-run.sh collect` unpacked into results/zinc12k-gpu.
 
 // gpuSection renders results/zinc12k-gpu: the device calls, parity, the speed table beside PyG
 // and the paper, and the ZINC-12k seeds.
 func gpuSection(dir string) func(root string) (string, error) {
 	return func(root string) (string, error) {
 		base := filepath.Join(root, dir)
-		pieces, err := readPieces(filepath.Join(base, "pieces.jsonl"))
+		pieces, err := gpuresult.ReadPieces(filepath.Join(base, "pieces.jsonl"))
 		if errors.Is(err, fs.ErrNotExist) {
 			return "Status: prepared and dry-run on the CPU, **not yet run on a GPU**: no device has been lent to a\n" +
 				"session so far (`" + dir + "/` holds nothing). Nothing below is a GPU measurement.\n", nil
@@ -91,32 +51,9 @@ func gpuSection(dir string) func(root string) (string, error) {
 	}
 }
 
-// readPieces reads pieces.jsonl.
-func readPieces(path string) ([]gpuPiece, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var pieces []gpuPiece
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for line := 1; sc.Scan(); line++ {
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
-		var p gpuPiece
-		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
-		}
-		pieces = append(pieces, p)
-	}
-	return pieces, sc.Err()
-}
-
 // parityParagraph writes the outcome of the latest parity piece, if there is one.
-func parityParagraph(b *strings.Builder, dir string, pieces []gpuPiece) error {
-	var last *gpuPiece
+func parityParagraph(b *strings.Builder, dir string, pieces []gpuresult.Piece) error {
+	var last *gpuresult.Piece
 	for i := range pieces {
 		if pieces[i].Piece == "parity" {
 			last = &pieces[i]
@@ -125,12 +62,7 @@ func parityParagraph(b *strings.Builder, dir string, pieces []gpuPiece) error {
 	if last == nil {
 		return nil
 	}
-	var r struct {
-		Backends []string `json:"backends"`
-		RTol     float64  `json:"rtol"`
-		Max      float64  `json:"max_rel_diff"`
-		Pass     bool     `json:"pass"`
-	}
+	var r gpuresult.Parity
 	if string(last.Result) == "null" || last.Result == nil {
 		fmt.Fprintf(b, "\nParity: the piece of %s ended with exit status %d before comparing (`%s/parity/`).\n", last.Call, last.RC, dir)
 		return nil
@@ -143,14 +75,16 @@ func parityParagraph(b *strings.Builder, dir string, pieces []gpuPiece) error {
 		verdict = "**over**"
 	}
 	fmt.Fprintf(b, "\nParity (the call of %s, `%s/parity/`): one checkpoint's validation and test MAE and four predictions with %s: largest relative difference %.2g, %s the tolerance %g.\n",
-		last.Call, dir, strings.Join(r.Backends, " and "), r.Max, verdict, r.RTol)
+		last.Call, dir, strings.Join(r.Backends, " and "), r.MaxRelDiff, verdict, r.RTol)
 	return nil
 }
 
 // speedTable writes the training-epoch and test-pass times of ours and of PyG from the latest
 // call that timed any of them, beside the paper's.
-func speedTable(b *strings.Builder, dir string, pieces []gpuPiece) error {
-	timing := func(p gpuPiece) bool { return (strings.HasPrefix(p.Piece, "speed:") || p.Piece == "pyg") && p.RC == 0 }
+func speedTable(b *strings.Builder, dir string, pieces []gpuresult.Piece) error {
+	timing := func(p gpuresult.Piece) bool {
+		return (strings.HasPrefix(p.Piece, "speed:") || p.Piece == "pyg") && p.RC == 0
+	}
 	call := ""
 	for _, p := range pieces {
 		if timing(p) {
@@ -164,20 +98,20 @@ func speedTable(b *strings.Builder, dir string, pieces []gpuPiece) error {
 	b.WriteString("| implementation | train epoch (s) | of which waiting for batches (s) | test pass (s) | GPU memory (MiB) | GPU utilisation (%) |\n|---|---:|---:|---:|---:|---:|\n")
 	b.WriteString("| the paper (A100, PyTorch Geometric) | 9.60 | | 0.95 | | |\n")
 	pygTrain := map[string]float64{}
-	var ours []speedResult
+	var ours []gpuresult.Speed
 	for _, p := range pieces {
 		if p.Call != call || !timing(p) {
 			continue
 		}
 		if p.Piece == "speed:sparse" || p.Piece == "speed:dense" {
-			var r speedResult
+			var r gpuresult.Speed
 			if err := json.Unmarshal(p.Result, &r); err != nil {
 				return fmt.Errorf("%s of %s: %w", p.Piece, call, err)
 			}
 			ours = append(ours, r)
 			continue
 		}
-		var r pygResult
+		var r gpuresult.PyG
 		if err := json.Unmarshal(p.Result, &r); err != nil {
 			return fmt.Errorf("pyg of %s: %w", call, err)
 		}
