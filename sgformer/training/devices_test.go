@@ -200,10 +200,9 @@ func devicesContext(params map[string]any) *context.Context {
 	return ctx
 }
 
-// firstStep returns the loss of the first training batch of the run ctx configures, split
-// among devices, and the gradient of every trainable variable (by name), as the training
-// step computes them before its update.
-func firstStep(t *testing.T, be backends.Backend, task *Task, ctx *context.Context, devices int) (float64, map[string][]float64) {
+// startDevicesModel creates the variables of the model ctx configures from its seed, as Train
+// does, and returns its configuration: the same weights whatever the number of devices.
+func startDevicesModel(t *testing.T, be backends.Backend, task *Task, ctx *context.Context) Config {
 	t.Helper()
 	cfg, err := ReadConfig(ctx)
 	if err != nil {
@@ -213,6 +212,15 @@ func firstStep(t *testing.T, be backends.Backend, task *Task, ctx *context.Conte
 	if err := startModel(ctx, be, task.Spec, cfg); err != nil {
 		t.Fatal(err)
 	}
+	return cfg
+}
+
+// firstStep returns the loss of the first training batch of the run ctx configures, split
+// among devices, and the gradient of every trainable variable (by name), as the training
+// step computes them before its update.
+func firstStep(t *testing.T, be backends.Backend, task *Task, ctx *context.Context, devices int) (float64, map[string][]float64) {
+	t.Helper()
+	cfg := startDevicesModel(t, be, task, ctx)
 	batches, err := newBatching(cfg, task.Spec).withProfile(task.examples(task.Train))
 	if err != nil {
 		t.Fatal(err)
@@ -433,14 +441,7 @@ func TestDevicesPredict(t *testing.T) {
 			t.Helper()
 			ctx := devicesContext(params)
 			ctx.SetParam(ParamDevices, fmt.Sprint(devices))
-			cfg, err := ReadConfig(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx.SetParam(context.ParamInitialSeed, int64(cfg.Seed)+1)
-			if err := startModel(ctx, be, task.Spec, cfg); err != nil {
-				t.Fatal(err)
-			}
+			cfg := startDevicesModel(t, be, task, ctx)
 			p, err := NewPredictor(ctx, be, task.Spec)
 			if err != nil {
 				t.Fatal(err)
