@@ -79,16 +79,31 @@ _sgformer_gpu_env() {
 		return 1
 	fi
 
-	local libdevice datadir
-	libdevice="$(find -L "$nvidia" -path '*/nvvm/libdevice/libdevice.10.bc' 2>/dev/null | sort -V | tail -n 1)"
+	# libdevice: from the nvidia-cuda-nvcc / nvidia-nvvm wheel, else from a CUDA toolkit
+	# ($CUDA_HOME, $CUDA_PATH, the one holding nvcc, /usr/local/cuda).
+	local libdevice="" datadir root roots=("$nvidia")
+	[[ -n "${CUDA_HOME:-}" ]] && roots+=("$CUDA_HOME")
+	[[ -n "${CUDA_PATH:-}" ]] && roots+=("$CUDA_PATH")
+	if command -v nvcc >/dev/null 2>&1; then
+		roots+=("$(dirname "$(dirname "$(readlink -f "$(command -v nvcc)")")")")
+	fi
+	roots+=(/usr/local/cuda)
+	for root in "${roots[@]}"; do
+		[[ -d "$root" ]] || continue
+		libdevice="$(find -L "$root" -path '*/nvvm/libdevice/libdevice.10.bc' 2>/dev/null | sort -V | tail -n 1)"
+		[[ -n "$libdevice" ]] && break
+	done
 	if [[ -z "$libdevice" ]]; then
-		echo "gpu-env: no nvvm/libdevice/libdevice.10.bc under $nvidia (the nvidia-cuda-nvcc / nvidia-nvvm wheel); XLA needs it to compile for the GPU" >&2
+		echo "gpu-env: no nvvm/libdevice/libdevice.10.bc under ${roots[*]} (the nvidia-cuda-nvcc / nvidia-nvvm wheel, or a CUDA toolkit); XLA needs it to compile for the GPU" >&2
 		return 1
 	fi
 	datadir="$(dirname "$(dirname "$(dirname "$libdevice")")")"
 	local ptxas="$datadir/bin/ptxas"
 	if [[ ! -e "$ptxas" ]]; then
 		ptxas="$(find -L "$nvidia" -path '*/bin/ptxas' 2>/dev/null | sort -V | tail -n 1)"
+	fi
+	if [[ -z "$ptxas" ]] && command -v ptxas >/dev/null 2>&1; then
+		ptxas="$(command -v ptxas)"
 	fi
 
 	mkdir -p "$dir/lib" || return 1
