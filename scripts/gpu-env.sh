@@ -19,7 +19,9 @@
 #     script links $SGFORMER_PJRT_DIR/nvidia to site-packages/nvidia (which is also where the
 #     plugin's $ORIGIN-relative RPATH would look) and always sets its own data dir: the
 #     folder with nvvm/libdevice/libdevice.10.bc (and bin/ptxas), e.g. nvidia/cu13 or
-#     nvidia/cuda_nvcc.
+#     nvidia/cuda_nvcc; when the wheels have none (the project's H100 machine, 2026-11-26), that
+#     of the CUDA toolkit: $CUDA_HOME, else $CUDA_PATH, else the one holding nvcc, else
+#     /usr/local/cuda; ptxas likewise, else the one on $PATH.
 #   - LD_LIBRARY_PATH gets every nvidia/*/lib folder (cudart, cublas, cudnn, nccl, …), which the
 #     plugin dlopens; PATH gets the folder of ptxas/nvlink; GOMLX_NO_AUTO_INSTALL=1 stops GoMLX
 #     from trying to download plugins.
@@ -79,15 +81,13 @@ _sgformer_gpu_env() {
 		return 1
 	fi
 
-	# libdevice: from the nvidia-cuda-nvcc / nvidia-nvvm wheel, else from a CUDA toolkit
-	# ($CUDA_HOME, $CUDA_PATH, the one holding nvcc, /usr/local/cuda).
-	local libdevice="" datadir root roots=("$nvidia")
-	[[ -n "${CUDA_HOME:-}" ]] && roots+=("$CUDA_HOME")
-	[[ -n "${CUDA_PATH:-}" ]] && roots+=("$CUDA_PATH")
-	if command -v nvcc >/dev/null 2>&1; then
-		roots+=("$(dirname "$(dirname "$(readlink -f "$(command -v nvcc)")")")")
+	# libdevice: from the nvidia-cuda-nvcc / nvidia-nvvm wheel, else from the CUDA toolkit
+	# ($CUDA_HOME, else $CUDA_PATH, else the one holding nvcc, else /usr/local/cuda).
+	local libdevice="" datadir root toolkit="${CUDA_HOME:-${CUDA_PATH:-}}"
+	if [[ -z "$toolkit" ]] && command -v nvcc >/dev/null 2>&1; then
+		toolkit="$(dirname "$(dirname "$(readlink -f "$(command -v nvcc)")")")"
 	fi
-	roots+=(/usr/local/cuda)
+	local roots=("$nvidia" "${toolkit:-/usr/local/cuda}")
 	for root in "${roots[@]}"; do
 		[[ -d "$root" ]] || continue
 		libdevice="$(find -L "$root" -path '*/nvvm/libdevice/libdevice.10.bc' 2>/dev/null | sort -V | tail -n 1)"

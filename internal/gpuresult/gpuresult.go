@@ -70,13 +70,16 @@ type ParityRow struct {
 	RelDiff float64 `json:"rel_diff"`
 }
 
-// Speed is a speed:EXEC piece's result: the epochs' times from metrics.jsonl, the last epoch's
-// training steps, of which waiting for their batches, and half its evaluation (validation and
-// test, 1,000 molecules each), and the per-batch benchmarks (nil when one did not run).
+// Speed is a speed:EXEC piece's result: the epochs' times from metrics.jsonl; the steady
+// epoch's training steps, of which waiting for their batches, and half its evaluation
+// (validation and test, 1,000 molecules each): medians over the epochs after the first that
+// compiled no program (Steady of them; the last epoch when none did); and the per-batch
+// benchmarks (nil when one did not run).
 type Speed struct {
 	Execution  string   `json:"execution"`
 	Backend    string   `json:"backend"`
 	Epochs     []Epoch  `json:"epochs"`
+	Steady     int      `json:"steady_epochs"`
 	TrainEpoch float64  `json:"train_epoch_s"`
 	Batching   float64  `json:"batch_s"`
 	TestPass   float64  `json:"test_pass_s"`
@@ -87,11 +90,12 @@ type Speed struct {
 }
 
 // Epoch is the time of one epoch of a run (its line of metrics.jsonl): all of it, its
-// training steps, and of those the waiting for batches.
+// training steps, of those the waiting for batches, and how many programs it compiled.
 type Epoch struct {
 	Seconds      float64 `json:"seconds"`
 	TrainSeconds float64 `json:"train_seconds"`
 	BatchSeconds float64 `json:"batch_seconds"`
+	Programs     int     `json:"programs"`
 }
 
 // PyG is the pyg piece's result, per product-graph mode ("onthefly", "precomputed").
@@ -155,3 +159,7 @@ func ReadPieces(path string) ([]Piece, error) {
 	}
 	return pieces, nil
 }
+
+// DeviceBackend is the backend the pieces train with on the device machine (a dry run on the
+// CPU uses the pure-Go backend instead).
+const DeviceBackend = "xla:cuda"

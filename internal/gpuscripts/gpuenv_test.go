@@ -141,6 +141,30 @@ func TestGPUEnv(t *testing.T) {
 	}
 }
 
+// Where the wheels have no libdevice (the project's H100 machine on 2026-11-26), XLA's CUDA
+// data dir is the toolkit's, and ptxas the one beside it.
+func TestGPUEnvToolkit(t *testing.T) {
+	site := fakeSite(t)
+	for _, rel := range []string{"nvidia/cu13/nvvm", "nvidia/cu13/bin"} {
+		if err := os.RemoveAll(filepath.Join(site, rel)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	toolkit := t.TempDir()
+	touch(t, toolkit, "nvvm/libdevice/libdevice.10.bc")
+	touch(t, toolkit, "bin/ptxas")
+	env, out, err := sourceEnv(t, fakePython(t, site), filepath.Join(t.TempDir(), "pjrt"), "CUDA_HOME="+toolkit)
+	if err != nil {
+		t.Fatalf("sourcing gpu-env.sh: %v\n%s", err, out)
+	}
+	if want := "--xla_gpu_cuda_data_dir=" + toolkit; env["XLA_FLAGS"] != want {
+		t.Errorf("XLA_FLAGS = %q, want %q", env["XLA_FLAGS"], want)
+	}
+	if !strings.HasPrefix(env["PATH"], filepath.Join(toolkit, "bin")+":") {
+		t.Errorf("PATH = %q does not start with the toolkit's ptxas folder", env["PATH"])
+	}
+}
+
 func TestGPUEnvMissing(t *testing.T) {
 	for _, tc := range []struct {
 		name, remove, message string
@@ -154,7 +178,7 @@ func TestGPUEnvMissing(t *testing.T) {
 			if err := os.RemoveAll(filepath.Join(site, tc.remove)); err != nil {
 				t.Fatal(err)
 			}
-			env, out, err := sourceEnv(t, fakePython(t, site), filepath.Join(t.TempDir(), "pjrt"))
+			env, out, err := sourceEnv(t, fakePython(t, site), filepath.Join(t.TempDir(), "pjrt"), "CUDA_HOME="+t.TempDir())
 			if err == nil {
 				t.Fatalf("sourcing succeeded without %s:\n%s", tc.remove, out)
 			}

@@ -81,7 +81,7 @@ func check(ctx context.Context, j *job, p piece) error {
 		return err
 	}
 	seconds := time.Since(start).Seconds()
-	es, err := epochs(j.path("run"))
+	es, err := gpuresult.ReadEpochs(j.path("run"))
 	if err != nil {
 		return err
 	}

@@ -40,24 +40,6 @@ func deref(v *float64) string {
 	return fmt.Sprint(*v)
 }
 
-func TestBenchmarks(t *testing.T) {
-	out := `goos: linux
-BenchmarkZINCTrainStep/sparse-16         	      20	  52000000 ns/op
-BenchmarkZINCInference/sparse            	      20	  21500000 ns/op
-BenchmarkZINCBatch/sparse-16             	      20	   1000000.5 ns/op
-PASS
-`
-	b := benchmarks([]byte(out))
-	for name, want := range map[string]string{"TrainStep": "0.052", "Inference": "0.0215", "Batch": "0.0010000005"} {
-		if got := deref(b[name]); got != want {
-			t.Errorf("%s = %s s, want %s", name, got, want)
-		}
-	}
-	if len(benchmarks([]byte("FAIL\n"))) != 0 {
-		t.Error("benchmarks found in a failed run")
-	}
-}
-
 func TestReadPyG(t *testing.T) {
 	out := `loading
 {"product": "onthefly", "gat": "pyg", "parameters": 291471}

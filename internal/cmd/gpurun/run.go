@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -231,7 +230,7 @@ func (j *job) backend() string {
 	if j.cfg.dry {
 		return "go"
 	}
-	return "xla:cuda"
+	return gpuresult.DeviceBackend
 }
 
 // small is the model's size flags: the recipe's, or a small model in a dry run.
@@ -400,29 +399,6 @@ func dropVariables(run string) error {
 		}
 	}
 	return nil
-}
-
-// epochs reads the times of a run's metrics.jsonl.
-func epochs(run string) ([]gpuresult.Epoch, error) {
-	path := filepath.Join(run, "metrics.jsonl")
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var es []gpuresult.Epoch
-	sc := bufio.NewScanner(f)
-	for line := 1; sc.Scan(); line++ {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			continue
-		}
-		var e gpuresult.Epoch
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
-		}
-		es = append(es, e)
-	}
-	return es, sc.Err()
 }
 
 // appendFile appends b to the file at path.

@@ -9,8 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
-	"strconv"
 
 	"github.com/sgformer/sgformer/internal/gpuresult"
 )
@@ -32,11 +30,14 @@ func speed(ctx context.Context, j *job, p piece) error {
 	args = append(append(args, j.small()...), "--epochs", epochsArg, "--execution", p.exec, "--backend", j.backend(), "--out", j.path("run"))
 	smi := startSMI(ctx, j, "smi.csv")
 	err := j.run(ctx, files{stdout: os.DevNull, stderr: "train.log"}, sgformer, args...)
-	r := gpuresult.Speed{Execution: p.exec, Backend: j.backend(), SMI: smi.stop()}
-	if err := errors.Join(err, j.writeJSON("smi.json", r.SMI)); err != nil {
+	if err := errors.Join(err, j.writeJSON("smi.json", smi.stop())); err != nil {
 		return err
 	}
 	if err := dropVariables(j.path("run")); err != nil {
+		return err
+	}
+	// The epochs' times are recorded before the benchmarks, which the call's budget may stop.
+	if err := j.writeSpeed(p); err != nil {
 		return err
 	}
 	bench := j.command(ctx, binDir+"/training.test", "-test.run", "^$",
@@ -48,37 +49,22 @@ func speed(ctx context.Context, j *job, p piece) error {
 	if err := os.WriteFile(j.path("bench.txt"), out.Bytes(), 0o644); err != nil {
 		return err
 	}
+	if err := j.writeSpeed(p); err != nil {
+		return err
+	}
 	if berr != nil {
 		return fmt.Errorf("training.test: %w", berr)
 	}
+	return nil
+}
 
-	r.Epochs, err = epochs(j.path("run"))
+// writeSpeed writes the speed piece's result.json from what its folder holds so far.
+func (j *job) writeSpeed(p piece) error {
+	r, err := gpuresult.ReadSpeed(j.dir, p.exec, j.backend())
 	if err != nil {
 		return err
 	}
-	if len(r.Epochs) == 0 {
-		return fmt.Errorf("run/metrics.jsonl has no epoch")
-	}
-	last := r.Epochs[len(r.Epochs)-1]
-	r.TrainEpoch, r.Batching, r.TestPass = last.TrainSeconds, last.BatchSeconds, (last.Seconds-last.TrainSeconds)/2
-	b := benchmarks(out.Bytes())
-	r.TrainStep, r.Inference, r.Batch = b["TrainStep"], b["Inference"], b["Batch"]
 	return j.writeJSON("result.json", r)
-}
-
-// benchLine is a line of `go test -bench` output of BenchmarkZINC*/EXEC.
-var benchLine = regexp.MustCompile(`(?m)^BenchmarkZINC(\w+)/\w+(?:-\d+)?\s+\d+\s+([0-9.]+) ns/op`)
-
-// benchmarks reads the seconds per operation of each BenchmarkZINC* in a benchmark output.
-func benchmarks(out []byte) map[string]*float64 {
-	b := map[string]*float64{}
-	for _, m := range benchLine.FindAllSubmatch(out, -1) {
-		if ns, err := strconv.ParseFloat(string(m[2]), 64); err == nil {
-			s := ns / 1e9
-			b[string(m[1])] = &s
-		}
-	}
-	return b
 }
 
 // pygModes are subgraphormer_pyg.py's product-graph modes: rebuilt every time a molecule

@@ -36,7 +36,7 @@ func gpuSection(dir string) func(root string) (string, error) {
 		if err := parityParagraph(&b, dir, pieces); err != nil {
 			return "", err
 		}
-		if err := speedTable(&b, dir, pieces); err != nil {
+		if err := speedTable(&b, base, dir, pieces); err != nil {
 			return "", err
 		}
 		runs, _ := filepath.Glob(filepath.Join(base, "runs", "seed-*"))
@@ -79,67 +79,165 @@ func parityParagraph(b *strings.Builder, dir string, pieces []gpuresult.Piece) e
 	return nil
 }
 
-// speedTable writes the training-epoch and test-pass times of ours and of PyG from the latest
-// call that timed any of them, beside the paper's.
-func speedTable(b *strings.Builder, dir string, pieces []gpuresult.Piece) error {
-	timing := func(p gpuresult.Piece) bool {
-		return (strings.HasPrefix(p.Piece, "speed:") || p.Piece == "pyg") && p.RC == 0
-	}
-	call := ""
-	for _, p := range pieces {
-		if timing(p) {
-			call = p.Call
+// speedTable writes the training-epoch and test-pass times of ours (speed:sparse, speed:dense)
+// and of PyG beside the paper's: of each, the latest call that timed it.
+func speedTable(b *strings.Builder, base, dir string, pieces []gpuresult.Piece) error {
+	ours := map[string]timedSpeed{}
+	var pyg *timedPyG
+	for i, p := range pieces {
+		switch p.Piece {
+		case "speed:sparse", "speed:dense":
+			r, ok, err := speedResult(base, p, lastOf(pieces, p.Piece) == i)
+			if err != nil {
+				return err
+			}
+			if ok {
+				ours[p.Piece] = timedSpeed{p, r}
+			}
+		case "pyg":
+			if p.RC != 0 || skipped(p.Result) {
+				continue
+			}
+			var r gpuresult.PyG
+			if err := json.Unmarshal(p.Result, &r); err != nil {
+				return fmt.Errorf("pyg of %s: %w", p.Call, err)
+			}
+			for _, mode := range pygModes {
+				if m, ok := r[mode]; !ok || len(m.Summary) == 0 {
+					return fmt.Errorf("pyg of %s: no summary of %s", p.Call, mode)
+				}
+			}
+			pyg = &timedPyG{p, r}
 		}
 	}
-	if call == "" {
+	if len(ours) == 0 && pyg == nil {
 		return nil
 	}
-	fmt.Fprintf(b, "\nSpeed, ZINC-12k recipe (batch 128, 6 × 96, k = 8), the call of %s (`%s/`):\n\n", call, dir)
-	b.WriteString("| implementation | train epoch (s) | of which waiting for batches (s) | test pass (s) | GPU memory (MiB) | GPU utilisation (%) |\n|---|---:|---:|---:|---:|---:|\n")
-	b.WriteString("| the paper (A100, PyTorch Geometric) | 9.60 | | 0.95 | | |\n")
-	pygTrain := map[string]float64{}
-	var ours []gpuresult.Speed
-	for _, p := range pieces {
-		if p.Call != call || !timing(p) {
-			continue
-		}
-		if p.Piece == "speed:sparse" || p.Piece == "speed:dense" {
-			var r gpuresult.Speed
-			if err := json.Unmarshal(p.Result, &r); err != nil {
-				return fmt.Errorf("%s of %s: %w", p.Piece, call, err)
-			}
-			ours = append(ours, r)
-			continue
-		}
-		var r gpuresult.PyG
-		if err := json.Unmarshal(p.Result, &r); err != nil {
-			return fmt.Errorf("pyg of %s: %w", call, err)
-		}
-		for _, mode := range []string{"onthefly", "precomputed"} {
-			m, ok := r[mode]
-			if !ok || len(m.Summary) == 0 {
-				return fmt.Errorf("pyg of %s: no summary of %s", call, mode)
-			}
-			pygTrain[mode] = m.Summary[0].Train
-			fmt.Fprintf(b, "| PyG, product graph %s | %.2f | | %.2f | %s | %s |\n", map[string]string{"onthefly": "on the fly", "precomputed": "precomputed"}[mode],
+	fmt.Fprintf(b, "\nSpeed, ZINC-12k recipe (batch 128, 6 × 96, k = 8), of each the latest call that timed it (`%s/`):\n\n", dir)
+	b.WriteString("| implementation | GPU, call began | train epoch (s) | of which waiting for batches (s) | test pass (s) | GPU memory (MiB) | GPU utilisation (%) |\n|---|---|---:|---:|---:|---:|---:|\n")
+	b.WriteString("| the paper (PyTorch Geometric) | A100 | 9.60 | | 0.95 | | |\n")
+	if pyg != nil {
+		for _, mode := range pygModes {
+			m := pyg.r[mode]
+			fmt.Fprintf(b, "| PyG, product graph %s | %s, %s | %.2f | | %.2f | %s | %s |\n", pygModeNames[mode], pyg.p.GPU, pyg.p.Call,
 				m.Summary[0].Train, m.Summary[0].Test, optional(m.SMI.MemMax, "%.0f"), optional(m.SMI.UtilMean, "%.0f"))
 		}
 	}
-	var ratios []string
-	for _, r := range ours {
-		fmt.Fprintf(b, "| sgformer, %s (%s) | %.2f | %.2f | %.2f | %s | %s |\n", r.Execution, r.Backend, r.TrainEpoch, r.Batching, r.TestPass, optional(r.SMI.MemMax, "%.0f"), optional(r.SMI.UtilMean, "%.0f"))
-		for _, m := range []string{"onthefly", "precomputed"} {
-			if t, ok := pygTrain[m]; ok {
-				ratios = append(ratios, fmt.Sprintf("%s / PyG %s = %.2f", r.Execution, m, r.TrainEpoch/t))
+	var ratios, steps []string
+	for _, name := range []string{"speed:sparse", "speed:dense"} {
+		o, ok := ours[name]
+		if !ok {
+			continue
+		}
+		r := o.r
+		status := ""
+		if o.p.RC != 0 {
+			status = fmt.Sprintf(" (piece stopped with exit status %d after its epochs)", o.p.RC)
+		}
+		fmt.Fprintf(b, "| sgformer, %s (%s)%s | %s, %s | %.2f | %.2f | %.2f | %s | %s |\n", r.Execution, r.Backend, status, o.p.GPU, o.p.Call,
+			r.TrainEpoch, r.Batching, r.TestPass, optional(r.SMI.MemMax, "%.0f"), optional(r.SMI.UtilMean, "%.0f"))
+		if pyg != nil {
+			where := "the same call"
+			if pyg.p.Call != o.p.Call {
+				where = "different calls"
+				if pyg.p.GPU == o.p.GPU {
+					where += ", the same GPU model"
+				}
+			}
+			for _, mode := range pygModes {
+				ratios = append(ratios, fmt.Sprintf("%s over PyG %s: %.2f× (%s)", r.Execution, pygModeNames[mode], pyg.r[mode].Summary[0].Train/r.TrainEpoch, where))
 			}
 		}
+		var done, missing []string
+		for _, bench := range []struct {
+			name string
+			s    *float64
+		}{{"training step", r.TrainStep}, {"inference", r.Inference}, {"building the batch on the host", r.Batch}} {
+			if bench.s == nil {
+				missing = append(missing, bench.name)
+			} else {
+				done = append(done, fmt.Sprintf("%s %.1f ms", bench.name, *bench.s*1e3))
+			}
+		}
+		if len(done) > 0 {
+			if len(missing) > 0 {
+				done = append(done, "not reached: "+strings.Join(missing, ", "))
+			}
+			steps = append(steps, r.Execution+": "+strings.Join(done, ", "))
+		}
 	}
-	b.WriteString("\nPyG: medians over the epochs after the first. sgformer: the last epoch of the piece, from its metrics.jsonl (the training steps, of which waiting for batches built on the host while the step before ran, and half of the validation and test passes); memory and utilisation: nvidia-smi's samples every 0.5 s over the whole piece (the largest memory.used; the mean of the non-zero utilisations).")
+	b.WriteString("\nPyG: medians over the epochs after the first. sgformer: medians over the epochs after the first that compiled no program (XLA compiles one per new batch shape), from the piece's metrics.jsonl: the training steps, of which waiting for batches built on the host while the step before ran, and half of the validation and test passes; memory and utilisation: nvidia-smi's samples every 0.5 s over the whole piece (the largest memory.used; the mean of the non-zero utilisations).")
 	if len(ratios) > 0 {
-		fmt.Fprintf(b, " Training epoch, ours over PyG's: %s.", strings.Join(ratios, "; "))
+		fmt.Fprintf(b, " Training throughput, ours over PyG's (the inverse ratio of epoch times): %s.", strings.Join(ratios, "; "))
+	}
+	if len(steps) > 0 {
+		fmt.Fprintf(b, " Per 128-molecule batch (`BenchmarkZINC*` of sgformer/training): %s.", strings.Join(steps, "; "))
 	}
 	b.WriteString("\n")
 	return nil
+}
+
+// pygModes are bench/pyg's product-graph modes, in the table's order, and their names there.
+var (
+	pygModes     = []string{"onthefly", "precomputed"}
+	pygModeNames = map[string]string{"onthefly": "on the fly", "precomputed": "precomputed"}
+)
+
+// timedSpeed and timedPyG are a timing piece's record and its result.
+type (
+	timedSpeed struct {
+		p gpuresult.Piece
+		r gpuresult.Speed
+	}
+	timedPyG struct {
+		p gpuresult.Piece
+		r gpuresult.PyG
+	}
+)
+
+// speedResult is a speed piece's timings, if it has any: its result, or, for the latest piece
+// of its name (whose folder collect left in base) stopped before it wrote one, what its folder
+// holds.
+func speedResult(base string, p gpuresult.Piece, latest bool) (gpuresult.Speed, bool, error) {
+	var r gpuresult.Speed
+	if len(p.Result) > 0 && string(p.Result) != "null" {
+		if skipped(p.Result) {
+			return r, false, nil
+		}
+		if err := json.Unmarshal(p.Result, &r); err != nil {
+			return r, false, fmt.Errorf("%s of %s: %w", p.Piece, p.Call, err)
+		}
+		return r, len(r.Epochs) > 0, nil
+	}
+	if !latest || p.RC == 0 {
+		return r, false, nil
+	}
+	folder := filepath.Join(base, strings.ReplaceAll(p.Piece, ":", "-"))
+	r, err := gpuresult.ReadSpeed(folder, strings.TrimPrefix(p.Piece, "speed:"), gpuresult.DeviceBackend)
+	if errors.Is(err, fs.ErrNotExist) {
+		return r, false, nil
+	}
+	if err != nil {
+		return r, false, fmt.Errorf("%s of %s: %w", p.Piece, p.Call, err)
+	}
+	return r, true, nil
+}
+
+// lastOf is the index of the last piece named name.
+func lastOf(pieces []gpuresult.Piece, name string) int {
+	last := -1
+	for i, p := range pieces {
+		if p.Piece == name {
+			last = i
+		}
+	}
+	return last
+}
+
+// skipped says whether a piece's result is gpuresult.Skipped: it never started.
+func skipped(result json.RawMessage) bool {
+	var s gpuresult.Skipped
+	return json.Unmarshal(result, &s) == nil && s.Skipped != ""
 }
 
 // optional formats *v, or leaves the cell empty.
