@@ -34,7 +34,7 @@ const (
 	ParamMaxDistance  = "max_dis"       // node marks clamp
 	ParamDropout      = "dropout"       // dropout rate after each block
 	ParamResidual     = "residual"      // residual connections around blocks
-	ParamPooling      = "pooling"       // SubgraphMean, Mean or Sum
+	ParamPooling      = "pooling"       // SubgraphMean, Mean, Sum or AuthorsMean
 	ParamLayerEncoder = "layer_encoder" // Linear or MLP: the maps of the point update and after the concatenation
 	ParamEdgeFeatures = "edge_features" // bond features in the attention logits (the authors' use_edge_attr)
 	ParamExecution    = "execution"     // Sparse or Dense
@@ -52,10 +52,14 @@ const (
 
 // Pooling variants: Eq. (7) summed per subgraph and averaged over subgraphs (sum / n, the
 // authors' choice for ZINC), the mean over all product nodes (sum / kept nodes), or the sum.
+// AuthorsMean is the mean pooling as the authors' code computes it under sampling (with k of
+// n subgraphs kept: the sum of the graph's first k² product nodes over k·n; Mean at ratio 1),
+// for comparing with their sampled numbers; it is not the paper's Eq. (7).
 const (
 	SubgraphMean = "subgraph_mean"
 	Mean         = "mean"
 	Sum          = "sum"
+	AuthorsMean  = "authors_mean"
 )
 
 // Layer encoders (the authors' model.layer_encoder.linear): a single Linear map, or their MLP,
@@ -105,7 +109,7 @@ var Params = []Param{
 	{ParamMaxDistance, 5, "node marks d(s,v) are clamped to this distance"},
 	{ParamDropout, 0.0, "dropout rate after each block"},
 	{ParamResidual, false, "residual connections around blocks"},
-	{ParamPooling, SubgraphMean, "pooling: subgraph_mean (Eq. 7, sum/n), mean (sum/n²) or sum"},
+	{ParamPooling, SubgraphMean, "pooling: subgraph_mean (Eq. 7, sum/n), mean (sum/n²), sum, or authors_mean (the authors' code under sampling: the first k² of k·n kept nodes)"},
 	{ParamLayerEncoder, Linear, "maps of the point update and after the concatenation: linear or mlp"},
 	{ParamEdgeFeatures, true, "bond features enter the attention logits (the authors' use_edge_attr)"},
 	{ParamExecution, Sparse, "product-graph operators: sparse (edge lists) or dense (per-graph tensors)"},
@@ -249,8 +253,10 @@ func ReadConfig(ctx *context.Context) (Config, error) {
 		return c, fmt.Errorf("model: %s = %d, want ≥ 0", ParamMaxDistance, c.MaxDistance)
 	case !(c.Dropout >= 0 && c.Dropout < 1):
 		return c, fmt.Errorf("model: %s = %v, want [0, 1)", ParamDropout, c.Dropout)
-	case c.Pooling != SubgraphMean && c.Pooling != Mean && c.Pooling != Sum:
-		return c, fmt.Errorf("model: unknown pooling %q (want %s, %s or %s)", c.Pooling, SubgraphMean, Mean, Sum)
+	case !slices.Contains([]string{SubgraphMean, Mean, Sum, AuthorsMean}, c.Pooling):
+		return c, fmt.Errorf("model: unknown pooling %q (want %s, %s, %s or %s)", c.Pooling, SubgraphMean, Mean, Sum, AuthorsMean)
+	case c.Pooling == AuthorsMean && (c.TupleK != 2 || c.Execution != Sparse):
+		return c, fmt.Errorf("model: %s = %s is the authors' pooling of pairs laid out as theirs (%s = 2, %s = %s); got %d, %s", ParamPooling, AuthorsMean, ParamTupleK, ParamExecution, Sparse, c.TupleK, c.Execution)
 	case c.LayerEncoder != Linear && c.LayerEncoder != MLP:
 		return c, fmt.Errorf("model: %s = %q, want %s or %s", ParamLayerEncoder, c.LayerEncoder, Linear, MLP)
 	case c.Init != GoMLXInit && c.Init != PyTorchInit:

@@ -119,16 +119,26 @@ func dropout(ctx *context.Context, x *Node, c Config) *Node {
 // mean variant): the sum over the graph's product nodes, divided by the number of subgraphs
 // kept (SubgraphMean: sum per subgraph, averaged over subgraphs; n for the full bag), by the
 // number of product nodes kept (Mean), or not divided (Sum). Under sampling only kept rows
-// count, and all of them (the authors' mean pooling under sampling sums only the first k² rows
-// of a graph: their utils/preprocess.py, get_edge_index_uG_efficient_pooling).
+// count, and all of them, except in AuthorsMean: the authors' mean pooling under sampling sums
+// only the first k² rows of a graph's k·n (their utils/preprocess.py,
+// get_edge_index_uG_efficient_pooling) and divides by k·n. A graph's product nodes are
+// consecutive rows, subgraph by subgraph, as batch.Batch lays them out.
 func pool(x *Node, in Inputs, c Config) *Node {
 	g := x.Graph()
 	slots := in.GraphN.Shape().Dimensions[0]
+	if c.Pooling == AuthorsMean {
+		nodes, n := ConvertDType(in.GraphNodes, x.DType()), ConvertDType(in.GraphN, x.DType())
+		k := Div(nodes, n)                                                 // subgraphs kept
+		first := Sub(CumSum(nodes, 0), nodes)                              // each slot's first row
+		row := Iota(g, shapes.Make(x.DType(), x.Shape().Dimensions[0]), 0) // row in the batch
+		inFirst := LessThan(Sub(row, Gather(first, in.NodeGraph)), Gather(Mul(k, k), in.NodeGraph))
+		x = Mul(x, InsertAxes(ConvertDType(inFirst, x.DType()), -1))
+	}
 	sum := ScatterSum(Zeros(g, shapes.Make(x.DType(), slots, x.Shape().Dimensions[1])), in.NodeGraph, x, false, false)
 	switch c.Pooling {
 	case SubgraphMean: // sum / kept subgraphs, where kept subgraphs = product nodes / n
 		return Div(Mul(sum, InsertAxes(ConvertDType(in.GraphN, x.DType()), -1)), InsertAxes(ConvertDType(in.GraphNodes, x.DType()), -1))
-	case Mean:
+	case Mean, AuthorsMean:
 		return Div(sum, InsertAxes(ConvertDType(in.GraphNodes, x.DType()), -1))
 	}
 	return sum

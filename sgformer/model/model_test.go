@@ -530,3 +530,25 @@ func TestDenseRefuses(t *testing.T) {
 		t.Errorf("internal, external, point: %v", err)
 	}
 }
+
+// The authors' pooling under sampling is defined for pairs in the sparse layout only.
+func TestAuthorsMeanRefuses(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		params map[string]any
+		want   string
+	}{
+		{"triples", map[string]any{model.ParamTupleK: 3}, "got 3, sparse"},
+		{"dense", map[string]any{model.ParamExecution: model.Dense, model.ParamAggregations: "internal,external,point"}, "got 2, dense"},
+		{"pairs", nil, ""},
+	} {
+		ctx := context.New()
+		setParams(ctx, model.Subgraphormer, 2, "float32")
+		ctx.SetParams(c.params)
+		ctx.SetParam(model.ParamPooling, model.AuthorsMean)
+		_, err := model.ReadConfig(ctx)
+		if (c.want == "" && err != nil) || (c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want))) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+}

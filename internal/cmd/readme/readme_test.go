@@ -104,7 +104,7 @@ func TestSamplingStatus(t *testing.T) {
 	// with runs of one only (B).
 	write("gomlx/a_ratio-0.5", 0, 4, 4, 0.9)
 	write("earlier", 0, 3, 4, 0.7)
-	starts, err := startsSection("gomlx", "runs", map[string]string{"c_ratio-0.5": "earlier"}, cells, 3)(root)
+	starts, err := pairedSection([2]string{"GoMLX's", "PyTorch's"}, [2]string{"gomlx", "runs"}, map[string]string{"c_ratio-0.5": "earlier"}, cells, 3, "somewhere.")(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,5 +118,8 @@ func TestSamplingStatus(t *testing.T) {
 	}
 	if strings.Contains(starts, "| B |") {
 		t.Errorf("B has runs of one start only:\n%s", starts)
+	}
+	if !strings.Contains(starts, "| model | ratio | paper | GoMLX's | PyTorch's |") || !strings.Contains(starts, "epochs trained; somewhere.") {
+		t.Errorf("the columns or the note are not the ones given:\n%s", starts)
 	}
 }

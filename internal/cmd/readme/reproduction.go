@@ -130,18 +130,18 @@ func cellRuns(dir string, seeds int) ([]seedRun, error) {
 	return runs, nil
 }
 
-// startsSection compares the two starts of the weights (model.ParamInit) cell by cell, for the
-// cells that have runs of both: those of the table's folder gomlx, or of the folder moved
-// names for the cell (both relative to the project root), against those of pytorch.
-func startsSection(gomlx, pytorch string, moved map[string]string, cells []paperCell, seeds int) func(root string) (string, error) {
+// pairedSection compares two sets of runs of the same cells side by side, for the cells that
+// have runs in both: names[0]'s in the folder dirs[0] (or the folder moved names for the cell)
+// and names[1]'s in dirs[1], folders relative to the project root; where says where they are.
+func pairedSection(names, dirs [2]string, moved map[string]string, cells []paperCell, seeds int, where string) func(root string) (string, error) {
 	return func(root string) (string, error) {
 		var b strings.Builder
-		b.WriteString("| model | ratio | paper | GoMLX's start | PyTorch's start |\n|---|---:|---|---|---|\n")
+		fmt.Fprintf(&b, "| model | ratio | paper | %s | %s |\n|---|---:|---|---|---|\n", names[0], names[1])
 		rows := 0
 		for _, c := range cells {
 			var cols []string
-			for _, dir := range []string{filepath.Join(gomlx, c.dir()), filepath.Join(pytorch, c.dir())} {
-				if m, ok := moved[c.dir()]; ok && strings.HasPrefix(dir, gomlx) {
+			for i, dir := range []string{filepath.Join(dirs[0], c.dir()), filepath.Join(dirs[1], c.dir())} {
+				if m, ok := moved[c.dir()]; ok && i == 0 {
 					dir = m
 				}
 				runs, err := cellRuns(filepath.Join(root, dir), seeds)
@@ -158,8 +158,7 @@ func startsSection(gomlx, pytorch string, moved map[string]string, cells []paper
 					desc = append(desc, fmt.Sprintf("%d: %.3f, %d ep", r.summary.Seed, r.summary.TestAtBest, r.summary.Epochs))
 				}
 				st := ablation.NewStat(tests)
-				mean, std := st.Mean, st.Std
-				cols = append(cols, fmt.Sprintf("%.3f ± %.3f (seed %s)", mean, std, strings.Join(desc, "; ")))
+				cols = append(cols, fmt.Sprintf("%.3f ± %.3f (seed %s)", st.Mean, st.Std, strings.Join(desc, "; ")))
 			}
 			if len(cols) < 2 {
 				continue
@@ -168,12 +167,12 @@ func startsSection(gomlx, pytorch string, moved map[string]string, cells []paper
 			fmt.Fprintf(&b, "| %s | %g %% | %.3f ± %.3f | %s | %s |\n", c.model, 100*c.ratio, c.mean, c.std, cols[0], cols[1])
 		}
 		if rows == 0 {
-			b.WriteString("| — | — | — | no cell has runs of both starts yet | |\n")
+			b.WriteString("| — | — | — | no cell has runs of both yet | |\n")
 		}
 		fmt.Fprintf(&b, "\nTest RMSE at the best validation epoch, mean ± std over the seeds so far, and per seed its test RMSE "+
-			"and epochs trained; GoMLX's start: `%s/`, PyTorch's: `%s/`.\n", gomlx, pytorch)
+			"and epochs trained; %s\n", where)
 		for cell, dir := range moved {
-			fmt.Fprintf(&b, "GoMLX's start of %s: the runs of `%s` (docs/results.md, on the pure-Go backend).\n", cell, dir)
+			fmt.Fprintf(&b, "%s of %s: the runs of `%s` (docs/results.md, on the pure-Go backend).\n", names[0], cell, dir)
 		}
 		return b.String(), nil
 	}
