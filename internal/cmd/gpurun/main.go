@@ -12,7 +12,7 @@
 //	                 k = 8) with nvidia-smi sampling utilisation and memory every 0.5 s (the
 //	                 last epoch's training, batch-waiting and evaluation times from
 //	                 metrics.jsonl), then the per-batch benchmarks (training step, inference,
-//	                 host batching)
+//	                 host batching) with XLA's dump of their programs (xla-dump/)
 //	pyg              bench/pyg/subgraphormer_pyg.py on the same data: on-the-fly and
 //	                 precomputed product graphs, 3 epochs each
 //	zinc:S[,S...]    continue the 400-epoch ZINC-12k runs of seeds S… (results/zinc12k-gpu/

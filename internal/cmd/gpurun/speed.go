@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/sgformer/sgformer/internal/gpuresult"
 )
@@ -42,7 +43,11 @@ func speed(ctx context.Context, j *job, p piece) error {
 	}
 	bench := j.command(ctx, binDir+"/training.test", "-test.run", "^$",
 		"-test.bench", "^BenchmarkZINC(TrainStep|Inference|Batch)/"+p.exec+"$", "-test.benchtime", benchTime)
-	bench.Env = j.environ("GOMLX_BACKEND="+j.backend(), "SGFORMER_DATA="+gpuDir+"/data")
+	// XLA's dump of the benchmarks' programs (HLO before and after its optimisations for the
+	// GPU: the fusions and kernels a step runs), to say what bounds the step. Its flags also
+	// change the compile cache's key, so the programs are compiled, and dumped, here.
+	flags := strings.TrimSpace(j.getenv("XLA_FLAGS") + " --xla_dump_to=" + j.path("xla-dump") + " --xla_dump_hlo_as_text")
+	bench.Env = j.environ("GOMLX_BACKEND="+j.backend(), "SGFORMER_DATA="+gpuDir+"/data", "XLA_FLAGS="+flags)
 	var out bytes.Buffer
 	bench.Stdout = io.MultiWriter(&out, j.out)
 	berr := bench.Run()
