@@ -60,6 +60,7 @@ timed() { /usr/bin/time -f 'peak RSS %M kB, wall %e s, CPU %P' "$@" || echo "exi
 		timed "$tmp/sgformer" train --dataset ogbg-molesol --data-dir "$SGFORMER_DATA/ogbg_molesol" --epochs 5 --backend "$b" \
 			--cache-dir "$tmp/cache" --out "$tmp/molesol-$b" 2>/dev/null
 		echo "epoch seconds: $(sed -n 's/.*"seconds":\([0-9.]*\).*/\1/p' "$tmp/molesol-$b/metrics.jsonl" | xargs)"
+		echo "epoch programs: $(sed -n 's/.*"programs":\([0-9]*\).*/\1/p' "$tmp/molesol-$b/metrics.jsonl" | xargs)"
 	done
 	for threads in 1 2; do
 		echo "== molesol authors-$threads"

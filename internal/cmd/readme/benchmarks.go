@@ -133,6 +133,9 @@ type part struct {
 	cpu     string
 	failed  string // "exit status N" when the part failed, "skipped: why" when it did not run
 	epochs  string // "epoch seconds: …" (scripts/bench-backends.sh)
+	// programs is "epoch programs: …", the programs each epoch compiled (absent in output of
+	// scripts/bench-backends.sh from before it was written).
+	programs string
 }
 
 var timeLine = regexp.MustCompile(`^peak RSS (\d+) kB, wall ([0-9.]+) s(?:, CPU (\S+))?$`)
@@ -166,6 +169,8 @@ func readParts(path string) (header []string, parts []*part, err error) {
 				cur.bench = append(cur.bench, r)
 			} else if e, ok := strings.CutPrefix(line, "epoch seconds: "); ok {
 				cur.epochs = e
+			} else if e, ok := strings.CutPrefix(line, "epoch programs: "); ok {
+				cur.programs = e
 			} else if strings.HasPrefix(line, "exit status ") || strings.HasPrefix(line, "skipped: ") {
 				cur.failed = line
 			} else if m := timeLine.FindStringSubmatch(line); m != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -121,5 +122,31 @@ func TestSamplingStatus(t *testing.T) {
 	}
 	if !strings.Contains(starts, "| model | ratio | paper | GoMLX's | PyTorch's |") || !strings.Contains(starts, "epochs trained; somewhere.") {
 		t.Errorf("the columns or the note are not the ones given:\n%s", starts)
+	}
+}
+
+// The steady ogbg-molesol epoch is the median of the epochs that compiled no program; epochs
+// that compiled say how many, and output from before the counts were written has no steady
+// epoch.
+func TestSteadyEpoch(t *testing.T) {
+	for _, c := range []struct {
+		secs      []string
+		programs  string
+		steady    string
+		annotated string
+		err       bool
+	}{
+		{[]string{"81.7", "2.5", "20.9", "1.9", "2.1"}, "12 0 3 0 0", "2.1", "81.7 (12), 2.5, 20.9 (3), 1.9, 2.1", false},
+		{[]string{"81.7", "2.5", "1.9", "20.9"}, "12 0 0 1", "2.2", "81.7 (12), 2.5, 1.9, 20.9 (1)", false},
+		{[]string{"81.7", "2.5"}, "", "", "81.7, 2.5", false},
+		{[]string{"81.7", "20.5"}, "12 3", "", "81.7 (12), 20.5 (3)", false},
+		{[]string{"81.7", "2.5"}, "12", "", "", true},
+		{[]string{"81.7"}, "x", "", "", true},
+	} {
+		secs := slices.Clone(c.secs)
+		got, err := steadyEpoch(secs, c.programs)
+		if (err != nil) != c.err || got != c.steady || (!c.err && strings.Join(secs, ", ") != c.annotated) {
+			t.Errorf("%v, %q: %q, %v, %q; want %q, %q", c.secs, c.programs, got, err, strings.Join(secs, ", "), c.steady, c.annotated)
+		}
 	}
 }
