@@ -15,8 +15,8 @@ import (
 // Piece is a line of pieces.jsonl: one piece of one device call.
 type Piece struct {
 	Piece string `json:"piece"`
-	// Call is when the device call began (RFC 3339, UTC): timings are compared only within a
-	// call. Date is when the piece ended.
+	// Call is when the device call began (RFC 3339, UTC): it names the machine a timing comes
+	// from (one call, one machine). Date is when the piece ended.
 	Call  string `json:"call"`
 	Date  string `json:"date"`
 	GPU   string `json:"gpu"`   // nvidia-smi's name of the card, or "none"

@@ -28,7 +28,7 @@ func gpuSection(dir string) func(root string) (string, error) {
 			return "", err
 		}
 		var b strings.Builder
-		fmt.Fprintf(&b, "Device calls (`%s/pieces.jsonl`, from `scripts/gpu-run.sh`; timings are compared only within a call):\n\n", dir)
+		fmt.Fprintf(&b, "Device calls (`%s/pieces.jsonl`, from `scripts/gpu-run.sh`; each timing below names its call and GPU, and a comparison across calls says so):\n\n", dir)
 		b.WriteString("| call began | GPU | build | piece | exit status | seconds |\n|---|---|---|---|---:|---:|\n")
 		for _, p := range pieces {
 			fmt.Fprintf(&b, "| %s | %s | %s | `%s` | %d | %.0f |\n", p.Call, p.GPU, p.Build, p.Piece, p.RC, p.Seconds)
