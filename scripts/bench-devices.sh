@@ -2,7 +2,8 @@
 # Training on 1, 2 and 4 of XLA's CPU devices (docs/devices.md), ogbg-molesol at the paper's
 # recipe (3 × 60, batch 32, 29 steps an epoch), 3 epochs each: each epoch's training seconds
 # (train_seconds; the first epoch compiles the programs of its batch shapes, the later ones
-# meet few new shapes) and the process's peak RSS. XLA_FLAGS makes the CPU plugin present 4
+# meet few new shapes), the process's peak RSS, and the device memory of the largest program
+# that XLA's buffer assignment gives (summary.json's device_bytes: per device). XLA_FLAGS makes the CPU plugin present 4
 # devices. On a machine of few cores the devices share them: this measures the cost of
 # splitting a batch (padding to one shape, the partitioned program's collectives), not a
 # speed-up, which needs devices that compute apart (GPUs). Writes OUT (default
@@ -27,6 +28,7 @@ go build -o "$tmp/sgformer" ./cmd/sgformer
 			--cache-dir "$tmp/cache" --out "$tmp/molesol-$n" 2>&1 | grep -E 'peak RSS|exit status' || true
 		echo "train seconds per epoch: $(sed -n 's/.*"train_seconds":\([0-9.]*\).*/\1/p' "$tmp/molesol-$n/metrics.jsonl" | xargs)"
 		echo "train loss per epoch: $(sed -n 's/.*"train_loss":\([0-9.]*\).*/\1/p' "$tmp/molesol-$n/metrics.jsonl" | xargs)"
+		echo "device bytes: $(sed -n 's/.*"device_bytes": *\([0-9]*\).*/\1/p' "$tmp/molesol-$n/summary.json")"
 	done
 } >"$tmp/out" 2>&1
 mkdir -p "$(dirname "$out")"

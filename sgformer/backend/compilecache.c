@@ -212,3 +212,44 @@ int sg_deserialize(int slot, PJRT_Client* client, const char* bytes, size_t n, P
 	*out = a.loaded_executable;
 	return 0;
 }
+
+// sg_memory writes into stats what XLA's buffer assignment gives the program compiled into exe,
+// in bytes on its device: generated code, arguments, outputs, outputs aliased to arguments,
+// temporaries and the peak (0 where the plugin does not say), and its name into name
+// (malloc'd).
+int sg_memory(int slot, PJRT_LoadedExecutable* exe, int64_t stats[6], char** name, char** err) {
+	const PJRT_Api* api = sg_apis[slot];
+	if (api->struct_size < offsetof(PJRT_Api, PJRT_Executable_GetCompiledMemoryStats) +
+				   sizeof(api->PJRT_Executable_GetCompiledMemoryStats) ||
+	    api->PJRT_Executable_GetCompiledMemoryStats == NULL) {
+		*err = strdup("the plugin does not report a program's memory");
+		return -1;
+	}
+	PJRT_LoadedExecutable_GetExecutable_Args g = {
+	    .struct_size = PJRT_LoadedExecutable_GetExecutable_Args_STRUCT_SIZE, .loaded_executable = exe};
+	PJRT_Error* e = api->PJRT_LoadedExecutable_GetExecutable(&g);
+	if (e != NULL) {
+		*err = sg_error(slot, e);
+		return -1;
+	}
+	PJRT_Executable_GetCompiledMemoryStats_Args m = {
+	    .struct_size = PJRT_Executable_GetCompiledMemoryStats_Args_STRUCT_SIZE, .executable = g.executable};
+	PJRT_Executable_Name_Args n = {.struct_size = PJRT_Executable_Name_Args_STRUCT_SIZE, .executable = g.executable};
+	int rc = 0;
+	if ((e = api->PJRT_Executable_GetCompiledMemoryStats(&m)) == NULL && (e = api->PJRT_Executable_Name(&n)) == NULL) {
+		stats[0] = m.generated_code_size_in_bytes;
+		stats[1] = m.argument_size_in_bytes;
+		stats[2] = m.output_size_in_bytes;
+		stats[3] = m.alias_size_in_bytes;
+		stats[4] = m.temp_size_in_bytes;
+		stats[5] = m.peak_memory_in_bytes;
+		*name = strndup(n.executable_name, n.executable_name_size);
+	} else {
+		*err = sg_error(slot, e);
+		rc = -1;
+	}
+	PJRT_Executable_Destroy_Args d = {.struct_size = PJRT_Executable_Destroy_Args_STRUCT_SIZE,
+					  .executable = g.executable};
+	api->PJRT_Executable_Destroy(&d);
+	return rc;
+}

@@ -142,6 +142,15 @@ func setCompileCacheDir(dir string) error {
 
 //export sgformerCompile
 func sgformerCompile(slot C.int, args *C.PJRT_Client_Compile_Args) *C.PJRT_Error {
+	e := cachedCompile(slot, args)
+	if e == nil {
+		recordProgram(int(slot), args.executable)
+	}
+	return e
+}
+
+// cachedCompile loads the program args compiles from the cache, or compiles and stores it.
+func cachedCompile(slot C.int, args *C.PJRT_Client_Compile_Args) *C.PJRT_Error {
 	cache.Lock()
 	dir := cache.stats.Dir
 	cache.Unlock()

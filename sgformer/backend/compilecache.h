@@ -4,6 +4,7 @@
 #define SGFORMER_COMPILECACHE_H_
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "pjrt_c_api.h"
 
@@ -16,5 +17,6 @@ int sg_identity(int slot, PJRT_Client* client, char** out, char** err);
 int sg_serialize(int slot, PJRT_LoadedExecutable* exe, char** out, size_t* n, char** err);
 int sg_deserialize(int slot, PJRT_Client* client, const char* bytes, size_t n, PJRT_LoadedExecutable** out,
 		   char** err);
+int sg_memory(int slot, PJRT_LoadedExecutable* exe, int64_t stats[6], char** name, char** err);
 
 #endif  // SGFORMER_COMPILECACHE_H_

@@ -27,6 +27,8 @@ type state struct {
 	// Programs and CompileSeconds sum the records' (absent from runs before they were counted).
 	Programs       int     `json:"programs,omitempty"`
 	CompileSeconds float64 `json:"compile_seconds,omitempty"`
+	// DeviceBytes is the largest device memory of the run's XLA programs (Summary).
+	DeviceBytes int64 `json:"device_bytes,omitempty"`
 	// Frozen lists the variables that are not trained (BatchNorm's running averages, the
 	// random-number state, counters): GoMLX's checkpoints do not record it, and a variable
 	// loaded as trainable would be changed by the optimizer.

@@ -61,9 +61,12 @@ func golden(t *testing.T, be backends.Backend, path string, tol float64) {
 		ctx := newContext(params[model.ParamModel].(string), map[string]any{training.ParamEpochs: 2, training.ParamBatchSize: 8, model.ParamDropout: 0.1})
 		ctx.SetParams(params)
 		out := t.TempDir()
-		if _, err := training.Train(ctx, task, training.Options{Out: out, Backend: be}); err != nil {
+		from := len(backend.Programs(0))
+		sum, err := training.Train(ctx, task, training.Options{Out: out, Backend: be})
+		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
+		checkDeviceBytes(t, name, sum, backend.Programs(from))
 		var bits []uint64
 		for _, r := range readRecords(t, filepath.Join(out, training.MetricsFile)) {
 			bits = append(bits, math.Float64bits(r.TrainLoss), math.Float64bits(r.Valid), math.Float64bits(r.Test))
@@ -109,5 +112,20 @@ func golden(t *testing.T, be backends.Backend, path string, tol float64) {
 				break
 			}
 		}
+	}
+}
+
+// checkDeviceBytes checks a run's device memory against the programs it compiled: the largest
+// of theirs, and on XLA at least the training step's parameters with Adam's two moments
+// (float32); none on the pure-Go backend, which compiles no XLA program.
+func checkDeviceBytes(t *testing.T, name string, sum *training.Summary, programs []backend.ProgramMemory) {
+	t.Helper()
+	var most int64
+	for _, p := range programs {
+		most = max(most, p.Bytes())
+	}
+	if sum.DeviceBytes != most || (len(programs) > 0 && sum.DeviceBytes < int64(3*4*sum.Parameters)) {
+		t.Errorf("%s: device bytes %d; its %d programs' largest %d, its %d parameters with Adam's moments %d bytes",
+			name, sum.DeviceBytes, len(programs), most, sum.Parameters, 3*4*sum.Parameters)
 	}
 }

@@ -77,6 +77,11 @@ type Summary struct {
 	// Programs and CompileSeconds sum the records' (Record.Programs).
 	Programs       int     `json:"programs"`
 	CompileSeconds float64 `json:"compile_seconds"`
+	// DeviceBytes is the device memory of the run's largest XLA program (training step or
+	// evaluation, backend.ProgramMemory.Bytes: arguments, outputs and temporaries), per device
+	// when the run trains on several; 0 on the pure-Go backend, and in runs resumed from before
+	// it was recorded until they compile again.
+	DeviceBytes int64 `json:"device_bytes,omitempty"`
 	// The hyperparameters an ablation varies.
 	SamplingRatio float64 `json:"sampling_ratio"`
 	PEK           int     `json:"pe_k"`
@@ -87,7 +92,7 @@ func summarize(ctx *context.Context, task *Task, cfg Config, st *state) *Summary
 	params, _ := model.ParameterCounts(ctx, cfg.Model)
 	return &Summary{Dataset: task.Name, Model: cfg.Model.Model, Metric: cfg.Metric.Name, Epochs: st.Epoch, BestEpoch: st.BestEpoch,
 		BestValid: st.BestValid, TestAtBest: st.TestAtBest, TrainSize: len(task.Train), Seconds: st.Seconds, Parameters: params,
-		Programs: st.Programs, CompileSeconds: st.CompileSeconds, SamplingRatio: cfg.SamplingRatio, PEK: cfg.Model.PEK, Seed: cfg.Seed}
+		Programs: st.Programs, CompileSeconds: st.CompileSeconds, DeviceBytes: st.DeviceBytes, SamplingRatio: cfg.SamplingRatio, PEK: cfg.Model.PEK, Seed: cfg.Seed}
 }
 
 // ReadSummary reads the SummaryFile of the run directory run. Errors name the file.

@@ -116,6 +116,7 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 		rec.Programs, rec.CompileSeconds = r.compiled()
 		st.Programs += rec.Programs
 		st.CompileSeconds += rec.CompileSeconds
+		st.DeviceBytes = max(st.DeviceBytes, r.deviceBytes())
 		if math.IsNaN(rec.TrainLoss) || math.IsNaN(valid) || math.IsNaN(test) || math.IsInf(rec.TrainLoss, 0) {
 			return nil, fmt.Errorf("training: epoch %d: training loss %v, validation %v, test %v: the run diverged (lower the learning rate?)", epoch, rec.TrainLoss, valid, test)
 		}
@@ -155,13 +156,14 @@ type run struct {
 	progress *progress
 	ckpt     checkpointer
 	metrics  metricsLog
+	programs int // backend.Programs seen so far, of the process
 }
 
 // newRun prepares the run of Train: a new one, or the one in opt.Out resumed (then also the
 // epoch its checkpoint was saved within, if any); its files; its trainer; and its parts.
 func newRun(ctx *context.Context, task *Task, opt Options) (*run, *partialEpoch, error) {
 	r := &run{ctx: ctx, task: task, out: opt.Out, st: &state{}, ckpt: checkpointer{ctx: ctx, out: opt.Out},
-		metrics: metricsLog{out: opt.Out}, stop: stopper{stop: opt.Stop, deadline: opt.Deadline}}
+		metrics: metricsLog{out: opt.Out}, stop: stopper{stop: opt.Stop, deadline: opt.Deadline}, programs: len(backend.Programs(0))}
 	st := r.st
 	var partial *partialEpoch
 	if opt.Resume {
@@ -285,6 +287,17 @@ func (r *run) newTrainer(opt Options, lossFn losses.LossFn) (*train.Trainer, err
 		trainer.SetContext(ctx.Checked(false))
 	}
 	return trainer, nil
+}
+
+// deviceBytes returns the largest device memory of the XLA programs compiled or loaded since
+// the last call (since the run began, the first time).
+func (r *run) deviceBytes() int64 {
+	var most int64
+	for _, p := range backend.Programs(r.programs) {
+		most = max(most, p.Bytes())
+		r.programs++
+	}
+	return most
 }
 
 // compiled returns the programs the epoch built, training's and evaluation's, and their seconds.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"os"
@@ -18,7 +19,7 @@ import (
 // and a model of a ZINC-12k training step on 1 to 8 GPUs built from the committed measurements.
 
 // devicesSection renders scripts/bench-devices.sh's output: per number of devices, the
-// process's peak RSS and each epoch's training seconds.
+// process's peak RSS, each epoch's training seconds and the largest program's device memory.
 func devicesSection(file string) func(root string) (string, error) {
 	return func(root string) (string, error) {
 		header, parts, err := readParts(filepath.Join(root, file))
@@ -29,11 +30,17 @@ func devicesSection(file string) func(root string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		epochs := map[string]string{}
+		epochs, device := map[string]string{}, map[string]string{}
 		var name string
 		for _, line := range strings.Split(string(raw), "\n") {
 			if n, ok := strings.CutPrefix(line, "== "); ok {
 				name = n
+			} else if d, ok := strings.CutPrefix(line, "device bytes: "); ok {
+				v, err := strconv.ParseFloat(d, 64)
+				if err != nil {
+					return "", fmt.Errorf("%s: %q: %w", file, line, err)
+				}
+				device[name] = fmt.Sprintf("%.0f MiB", v/(1<<20))
 			} else if e, ok := strings.CutPrefix(line, "train seconds per epoch: "); ok {
 				var cells []string
 				for _, f := range strings.Fields(e) {
@@ -48,14 +55,15 @@ func devicesSection(file string) func(root string) (string, error) {
 		}
 		var b strings.Builder
 		fmt.Fprintf(&b, "From `%s` (%s):\n\n", file, strings.Join(header, "; "))
-		b.WriteString("| devices | training seconds of epochs 1, 2, 3 | peak RSS of the process (all devices) | CPU |\n|---:|---|---:|---:|\n")
+		b.WriteString("| devices | training seconds of epochs 1, 2, 3 | peak RSS of the process (all devices) | device memory of the largest program, per device | CPU |\n|---:|---|---:|---:|---:|\n")
 		for _, p := range parts {
 			n, ok := strings.CutPrefix(p.name, "devices ")
 			if !ok || epochs[p.name] == "" || p.rssKB == 0 {
 				return "", fmt.Errorf("%s: part %q lacks its epochs or peak RSS", file, p.name)
 			}
-			fmt.Fprintf(&b, "| %s | %s | %.1f GiB | %s |\n", n, epochs[p.name], p.rssKB/(1<<20), p.cpu)
+			fmt.Fprintf(&b, "| %s | %s | %.1f GiB | %s | %s |\n", n, epochs[p.name], p.rssKB/(1<<20), cmp.Or(device[p.name], "—"), p.cpu)
 		}
+		b.WriteString("\nDevice memory: XLA's buffer assignment of the run's largest program (arguments, outputs and temporaries; summary.json's `device_bytes`), — where the output predates it.\n")
 		return b.String(), nil
 	}
 }
