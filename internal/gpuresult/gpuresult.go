@@ -87,6 +87,9 @@ type Speed struct {
 	Inference  *float64 `json:"bench_inference_s"`
 	Batch      *float64 `json:"bench_batch_s"`
 	SMI        SMI      `json:"smi"`
+	// DeviceBytes is the training run's largest XLA program's device memory (its
+	// summary.json's device_bytes; 0 where not recorded).
+	DeviceBytes int64 `json:"device_bytes,omitempty"`
 }
 
 // Epoch is the time of one epoch of a run (its line of metrics.jsonl): all of it, its

@@ -15,8 +15,8 @@ import (
 )
 
 // ReadSpeed reads what a speed:EXEC piece left in its folder dir: the epochs of
-// run/metrics.jsonl, nvidia-smi's samples (smi.json) and the benchmarks that finished
-// (bench.txt, absent when none ran). The piece writes its result.json from it, once after the
+// run/metrics.jsonl, the device memory of run/summary.json, nvidia-smi's samples (smi.json) and
+// the benchmarks that finished (bench.txt, absent when none ran). The piece writes its result.json from it, once after the
 // training run and again after the benchmarks; the readme renders a piece that was stopped
 // before its first result.json from the same files.
 func ReadSpeed(dir, execution, backend string) (Speed, error) {
@@ -29,6 +29,19 @@ func ReadSpeed(dir, execution, backend string) (Speed, error) {
 		if err := json.Unmarshal(smi, &r.SMI); err != nil {
 			return r, fmt.Errorf("%s: %w", filepath.Join(dir, "smi.json"), err)
 		}
+	}
+	summary, err := os.ReadFile(filepath.Join(dir, "run", "summary.json"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return r, err
+	}
+	if err == nil {
+		var s struct {
+			DeviceBytes int64 `json:"device_bytes"`
+		}
+		if err := json.Unmarshal(summary, &s); err != nil {
+			return r, fmt.Errorf("%s: %w", filepath.Join(dir, "run", "summary.json"), err)
+		}
+		r.DeviceBytes = s.DeviceBytes
 	}
 	if r.Epochs, err = ReadEpochs(filepath.Join(dir, "run")); err != nil {
 		return r, err

@@ -70,6 +70,10 @@ func TestReadSpeed(t *testing.T) {
 		fmt.Sprintf("%.2f", r.TestPass) != "0.10" || deref(r.SMI.MemMax) != "3245" || r.TrainStep != nil {
 		t.Errorf("after training: %+v", r)
 	}
+	write("run/summary.json", `{"epochs": 4, "device_bytes": 1048576}`)
+	if r, err = ReadSpeed(dir, "sparse", "xla:cuda"); err != nil || r.DeviceBytes != 1<<20 {
+		t.Errorf("device bytes %d, %v", r.DeviceBytes, err)
+	}
 	write("bench.txt", "BenchmarkZINCTrainStep/sparse-16 \t 20\t  26813601 ns/op\t 80666 product_nodes\nBenchmarkZINCBatch/sparse-16 \t")
 	if r, err = ReadSpeed(dir, "sparse", "xla:cuda"); err != nil {
 		t.Fatal(err)

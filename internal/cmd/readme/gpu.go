@@ -114,13 +114,13 @@ func speedTable(b *strings.Builder, base, dir string, pieces []gpuresult.Piece) 
 		return nil
 	}
 	fmt.Fprintf(b, "\nSpeed, ZINC-12k recipe (batch 128, 6 × 96, k = 8), of each the latest call that timed it (`%s/`):\n\n", dir)
-	b.WriteString("| implementation | GPU, call began | train epoch (s) | of which waiting for batches (s) | test pass (s) | GPU memory (MiB) | GPU utilisation (%) |\n|---|---|---:|---:|---:|---:|---:|\n")
-	b.WriteString("| the paper (PyTorch Geometric) | A100 | 9.60 | | 0.95 | | |\n")
+	b.WriteString("| implementation | GPU, call began | train epoch (s) | of which waiting for batches (s) | test pass (s) | GPU memory (MiB) | of it the framework's tensors (MiB) | GPU utilisation (%) |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
+	b.WriteString("| the paper (PyTorch Geometric) | A100 | 9.60 | | 0.95 | | | |\n")
 	if pyg != nil {
 		for _, mode := range pygModes {
 			m := pyg.r[mode]
-			fmt.Fprintf(b, "| PyG, product graph %s | %s, %s | %.2f | | %.2f | %s | %s |\n", pygModeNames[mode], pyg.p.GPU, pyg.p.Call,
-				m.Summary[0].Train, m.Summary[0].Test, optional(m.SMI.MemMax, "%.0f"), optional(m.SMI.UtilMean, "%.0f"))
+			fmt.Fprintf(b, "| PyG, product graph %s | %s, %s | %.2f | | %.2f | %s | %s | %s |\n", pygModeNames[mode], pyg.p.GPU, pyg.p.Call,
+				m.Summary[0].Train, m.Summary[0].Test, optional(m.SMI.MemMax, "%.0f"), optional(m.PeakMem, "%.0f"), optional(m.SMI.UtilMean, "%.0f"))
 		}
 	}
 	var ratios, steps []string
@@ -134,8 +134,13 @@ func speedTable(b *strings.Builder, base, dir string, pieces []gpuresult.Piece) 
 		if o.p.RC != 0 {
 			status = fmt.Sprintf(" (piece stopped with exit status %d after its epochs)", o.p.RC)
 		}
-		fmt.Fprintf(b, "| sgformer, %s (%s)%s | %s, %s | %.2f | %.2f | %.2f | %s | %s |\n", r.Execution, r.Backend, status, o.p.GPU, o.p.Call,
-			r.TrainEpoch, r.Batching, r.TestPass, optional(r.SMI.MemMax, "%.0f"), optional(r.SMI.UtilMean, "%.0f"))
+		var tensors *float64
+		if r.DeviceBytes > 0 {
+			mib := float64(r.DeviceBytes) / (1 << 20)
+			tensors = &mib
+		}
+		fmt.Fprintf(b, "| sgformer, %s (%s)%s | %s, %s | %.2f | %.2f | %.2f | %s | %s | %s |\n", r.Execution, r.Backend, status, o.p.GPU, o.p.Call,
+			r.TrainEpoch, r.Batching, r.TestPass, optional(r.SMI.MemMax, "%.0f"), optional(tensors, "%.0f"), optional(r.SMI.UtilMean, "%.0f"))
 		if pyg != nil {
 			where := "the same call"
 			if pyg.p.Call != o.p.Call {
@@ -166,7 +171,7 @@ func speedTable(b *strings.Builder, base, dir string, pieces []gpuresult.Piece) 
 			steps = append(steps, r.Execution+": "+strings.Join(done, ", "))
 		}
 	}
-	b.WriteString("\nPyG: medians over the epochs after the first. sgformer: medians over the epochs after the first that compiled no program (XLA compiles one per new batch shape), from the piece's metrics.jsonl: the training steps, of which waiting for batches built on the host while the step before ran, and half of the validation and test passes; memory and utilisation: nvidia-smi's samples every 0.5 s over the whole piece (the largest memory.used; the mean of the non-zero utilisations).")
+	b.WriteString("\nPyG: medians over the epochs after the first. sgformer: medians over the epochs after the first that compiled no program (XLA compiles one per new batch shape), from the piece's metrics.jsonl: the training steps, of which waiting for batches built on the host while the step before ran, and half of the validation and test passes; memory and utilisation: nvidia-smi's samples every 0.5 s over the whole piece (the largest memory.used; the mean of the non-zero utilisations); the framework's tensors: PyTorch's largest `max_memory_allocated` of an epoch, and XLA's buffer assignment of our largest program (summary.json's `device_bytes`; empty for runs from before it was recorded).")
 	if len(ratios) > 0 {
 		fmt.Fprintf(b, " Training throughput, ours over PyG's (the inverse ratio of epoch times): %s.", strings.Join(ratios, "; "))
 	}
