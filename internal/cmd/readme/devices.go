@@ -2,7 +2,9 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
+	"github.com/sgformer/sgformer/internal/gpuresult"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
@@ -166,11 +169,12 @@ func recipeConfig(dataset string) (training.Config, error) {
 }
 
 // scalingSection renders the model of a ZINC-12k training step (Subgraphormer + PE, the full
-// bag) on 1, 2, 4 and 8 GPUs: the compute of the paper's A100 epoch (Table "run-time zinc")
-// per step, the communication of the step measured on 2 CPU devices (collectivesFile) scaled to
-// ZINC's batch by product nodes × width × layers, ZINC's product nodes per graph from
-// cpuFile's preprocessing of zinc12k.
-func scalingSection(collectivesFile, cpuFile string) func(root string) (string, error) {
+// bag) on 1, 2, 4 and 8 GPUs: the compute of our training epoch on one GPU (the latest
+// speed:sparse of the GPU results in gpuDir) or, until one is measured, of the paper's A100
+// epoch (Table "run-time zinc"), per step; the communication of the step measured on 2 CPU
+// devices (collectivesFile) scaled to ZINC's batch by product nodes × width × layers, ZINC's
+// product nodes per graph from cpuFile's preprocessing of zinc12k.
+func scalingSection(collectivesFile, cpuFile, gpuDir string) func(root string) (string, error) {
 	return func(root string) (string, error) {
 		c, err := readCollectives(filepath.Join(root, collectivesFile))
 		if err != nil {
@@ -210,6 +214,20 @@ func scalingSection(collectivesFile, cpuFile string) func(root string) (string, 
 		if epoch == 0 || err != nil {
 			return "", fmt.Errorf("no training epoch of Subgraphormer + PE in Table %q (%v)", runTimeZINCTable.label, err)
 		}
+		paperEpoch := epoch
+		computeFrom := fmt.Sprintf("the paper's A100 epoch of Subgraphormer + PE on ZINC-12k (Table \"run-time zinc\": %.2f s)", epoch)
+		standIn := "standing in for a single-GPU step of this implementation, which has not been measured"
+		pieces, err := gpuresult.ReadPieces(filepath.Join(root, gpuDir, "pieces.jsonl"))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		if ours, ok, err := latestSpeed(filepath.Join(root, gpuDir), pieces, "speed:sparse"); err != nil {
+			return "", err
+		} else if ok {
+			epoch = ours.r.TrainEpoch
+			computeFrom = fmt.Sprintf("this implementation's training epoch on one %s (`%s/`, the sparse execution, the device call of %s: %.2f s)", ours.p.GPU, gpuDir, ours.p.Call, epoch)
+			standIn = fmt.Sprintf("the paper's A100 epoch, for comparison, is %.2f s", paperEpoch)
+		}
 		steps := math.Ceil(zincTrainGraphs / float64(zinc.BatchSize))
 		nodes := float64(zinc.BatchSize) * productNodes / graphs
 		scale := nodes * float64(zinc.Model.Hidden*zinc.Model.Layers) / float64(c.nodes*c.width*measured.Model.Layers)
@@ -219,12 +237,12 @@ func scalingSection(collectivesFile, cpuFile string) func(root string) (string, 
 		fmt.Fprintf(&b, "Inputs: the measured step (`%s`: the synthetic recipe, %d layers of width %d, a batch of %s product nodes) has %d collectives whose results total %s bytes (all-gathers %s, all-reduces %s). "+
 			"ZINC-12k's full bag has %.1f product nodes per graph (`%s`: %s over %s graphs), %s per batch of %d; its recipe has %d layers of width %d, so the step's communication is taken as %.0f× the measured one "+
 			"(%.2f GB: all-gathers %.2f, all-reduces %.2f) in %d collectives (the measured count × %d/%d layers). "+
-			"The compute is the paper's A100 epoch of Subgraphormer + PE on ZINC-12k (Table \"run-time zinc\": %.2f s) over its %.0f steps (%s training graphs in batches of %d): %.1f ms a step, "+
-			"standing in for a single-GPU step of this implementation, which has not been measured. Each collective costs %.0f µs besides its bytes (assumed).\n\n",
+			"The compute is %s over its %.0f steps (%s training graphs in batches of %d): %.1f ms a step; "+
+			"%s. Each collective costs %.0f µs besides its bytes (assumed).\n\n",
 			collectivesFile, measured.Model.Layers, c.width, thousands(c.nodes), c.ops, thousands(int(c.gatherBytes+c.reduceBytes)), thousands(int(c.gatherBytes)), thousands(int(c.reduceBytes)),
 			productNodes/graphs, cpuFile, thousands(int(productNodes)), thousands(int(graphs)), thousands(int(math.Round(nodes))), zinc.BatchSize, zinc.Model.Layers, zinc.Model.Hidden, scale,
 			scale*(c.gatherBytes+c.reduceBytes)/1e9, scale*c.gatherBytes/1e9, scale*c.reduceBytes/1e9, ops, zinc.Model.Layers, measured.Model.Layers,
-			epoch, steps, thousands(zincTrainGraphs), zinc.BatchSize, 1e3*epoch/steps, 1e6*collectiveLatency)
+			computeFrom, steps, thousands(zincTrainGraphs), zinc.BatchSize, 1e3*epoch/steps, standIn, 1e6*collectiveLatency)
 		b.WriteString("| interconnect | GPUs | compute, ms/step | communication, ms/step | step, ms | speed-up | epoch, s |\n|---|---:|---:|---:|---:|---:|---:|\n")
 		for _, ic := range interconnects {
 			m := stepModel{compute: epoch / steps, gatherBytes: scale * c.gatherBytes, reduceBytes: scale * c.reduceBytes, ops: ops, bandwidth: ic.bandwidth, latency: collectiveLatency}

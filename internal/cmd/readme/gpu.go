@@ -83,32 +83,30 @@ func parityParagraph(b *strings.Builder, dir string, pieces []gpuresult.Piece) e
 // and of PyG beside the paper's: of each, the latest call that timed it.
 func speedTable(b *strings.Builder, base, dir string, pieces []gpuresult.Piece) error {
 	ours := map[string]timedSpeed{}
-	var pyg *timedPyG
-	for i, p := range pieces {
-		switch p.Piece {
-		case "speed:sparse", "speed:dense":
-			r, ok, err := speedResult(base, p, lastOf(pieces, p.Piece) == i)
-			if err != nil {
-				return err
-			}
-			if ok {
-				ours[p.Piece] = timedSpeed{p, r}
-			}
-		case "pyg":
-			if p.RC != 0 || skipped(p.Result) {
-				continue
-			}
-			var r gpuresult.PyG
-			if err := json.Unmarshal(p.Result, &r); err != nil {
-				return fmt.Errorf("pyg of %s: %w", p.Call, err)
-			}
-			for _, mode := range pygModes {
-				if m, ok := r[mode]; !ok || len(m.Summary) == 0 {
-					return fmt.Errorf("pyg of %s: no summary of %s", p.Call, mode)
-				}
-			}
-			pyg = &timedPyG{p, r}
+	for _, name := range []string{"speed:sparse", "speed:dense"} {
+		t, ok, err := latestSpeed(base, pieces, name)
+		if err != nil {
+			return err
 		}
+		if ok {
+			ours[name] = t
+		}
+	}
+	var pyg *timedPyG
+	for _, p := range pieces {
+		if p.Piece != "pyg" || p.RC != 0 || skipped(p.Result) {
+			continue
+		}
+		var r gpuresult.PyG
+		if err := json.Unmarshal(p.Result, &r); err != nil {
+			return fmt.Errorf("pyg of %s: %w", p.Call, err)
+		}
+		for _, mode := range pygModes {
+			if m, ok := r[mode]; !ok || len(m.Summary) == 0 {
+				return fmt.Errorf("pyg of %s: no summary of %s", p.Call, mode)
+			}
+		}
+		pyg = &timedPyG{p, r}
 	}
 	if len(ours) == 0 && pyg == nil {
 		return nil
@@ -199,6 +197,26 @@ type (
 		r gpuresult.PyG
 	}
 )
+
+// latestSpeed is the latest timing of the speed piece name (speed:sparse, speed:dense) among
+// pieces, if any.
+func latestSpeed(base string, pieces []gpuresult.Piece, name string) (timedSpeed, bool, error) {
+	var latest timedSpeed
+	found := false
+	for i, p := range pieces {
+		if p.Piece != name {
+			continue
+		}
+		r, ok, err := speedResult(base, p, lastOf(pieces, name) == i)
+		if err != nil {
+			return latest, false, err
+		}
+		if ok {
+			latest, found = timedSpeed{p, r}, true
+		}
+	}
+	return latest, found, nil
+}
 
 // speedResult is a speed piece's timings, if it has any: its result, or, for the latest piece
 // of its name (whose folder collect left in base) stopped before it wrote one, what its folder

@@ -63,7 +63,7 @@ var sections = map[string]func(root string) (string, error){
 	"authors-model":          authorsModelSection("results/pytorch-import/molesol-authors-seed0"),
 	"test-times":             testTimesSection("results/testing", "quick.jsonl", "all.jsonl"),
 	"devices-cpu":            devicesSection("results/benchmarks/devices.txt"),
-	"devices-scaling":        scalingSection("results/benchmarks/devices-collectives.txt", "results/benchmarks/cpu.txt"),
+	"devices-scaling":        scalingSection("results/benchmarks/devices-collectives.txt", "results/benchmarks/cpu.txt", "results/zinc12k-gpu"),
 }
 
 // documents are the files with generated sections, relative to the project root; every section
