@@ -14,7 +14,8 @@ out=${1:-results/benchmarks/devices.txt}
 export SGFORMER_DATA=${SGFORMER_DATA:-$(cd .. && pwd)/shared/data}
 export XLA_FLAGS="${XLA_FLAGS:-} --xla_force_host_platform_device_count=4"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# On a failure, what the parts wrote so far goes to stderr before the folder is removed.
+trap 'rc=$?; ((rc == 0)) || cat "$tmp/out" >&2 2>/dev/null; rm -rf "$tmp"' EXIT
 export SGFORMER_XLA_CACHE="$tmp/xla-cache" # empty: compilation is part of what is measured
 go build -o "$tmp/sgformer" ./cmd/sgformer
 "$tmp/sgformer" install-xla >/dev/null
