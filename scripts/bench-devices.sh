@@ -3,11 +3,11 @@
 # recipe (3 × 60, batch 32, 29 steps an epoch), 3 epochs each: each epoch's training seconds
 # (train_seconds; the first epoch compiles the programs of its batch shapes, the later ones
 # meet few new shapes), the process's peak RSS, and the device memory of the largest program
-# that XLA's buffer assignment gives (summary.json's device_bytes: per device). XLA_FLAGS makes the CPU plugin present 4
-# devices. On a machine of few cores the devices share them: this measures the cost of
-# splitting a batch (padding to one shape, the partitioned program's collectives), not a
-# speed-up, which needs devices that compute apart (GPUs). Writes OUT (default
-# results/benchmarks/devices.txt). The shared data must be at ../shared/data or $SGFORMER_DATA.
+# that XLA's buffer assignment gives (summary.json's device_bytes: per device). XLA_FLAGS makes
+# the CPU plugin present 4 devices. On a machine of few cores the devices share them: this
+# measures the cost of splitting a batch (padding to one shape, the partitioned program's
+# collectives), not a speed-up, which needs devices that compute apart (GPUs). Writes OUT
+# (default results/benchmarks/devices.txt). The shared data must be at ../shared/data or $SGFORMER_DATA.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-results/benchmarks/devices.txt}
