@@ -10,8 +10,8 @@
 //	parity           the same weights on the same graphs, pure Go vs xla:cuda (see below)
 //	speed:EXEC       EXEC = sparse|dense: 3 epochs of the ZINC-12k recipe (batch 128, 6 × 96,
 //	                 k = 8) with nvidia-smi sampling utilisation and memory every 0.5 s (the
-//	                 last epoch's training, batch-waiting and evaluation times from
-//	                 metrics.jsonl), then the per-batch benchmarks (training step, inference,
+//	                 steady epoch's training, batch-waiting and evaluation times from
+//	                 metrics.jsonl: gpuresult.Speed), then the per-batch benchmarks (training step, inference,
 //	                 host batching) with XLA's dump of their programs (xla-dump/)
 //	pyg              bench/pyg/subgraphormer_pyg.py on the same data: on-the-fly and
 //	                 precomputed product graphs, 3 epochs each
