@@ -11,8 +11,9 @@
 //	speed:EXEC       EXEC = sparse|dense: 3 epochs of the ZINC-12k recipe (batch 128, 6 × 96,
 //	                 k = 8) with nvidia-smi sampling utilisation and memory every 0.5 s (the
 //	                 steady epoch's training, batch-waiting and evaluation times from
-//	                 metrics.jsonl: gpuresult.Speed), then the per-batch benchmarks (training step, inference,
-//	                 host batching) with XLA's dump of their programs (xla-dump/)
+//	                 metrics.jsonl: gpuresult.Speed), then the per-batch benchmarks
+//	                 (training step, inference, host batching) with XLA's dump of their
+//	                 programs (xla-dump/)
 //	pyg              bench/pyg/subgraphormer_pyg.py on the same data: on-the-fly and
 //	                 precomputed product graphs, 3 epochs each
 //	zinc:S[,S...]    continue the 400-epoch ZINC-12k runs of seeds S… (results/zinc12k-gpu/
