@@ -18,8 +18,9 @@
 # GNN-SSWL+ at 20 % on 2026-11-25 — so pieces are long; stopping, below, ends one early) and then
 # `--resume` until its last epoch: a kill loses one piece at most, and between pieces, when no
 # process writes it, the run folder is copied to results/reproduction/TABLE/CELL/seed-N (config,
-# metrics, summary, curves and the checkpoints, which are small), from where the next session
-# resumes it after a commit. JSON lines on stdout say when each piece starts and ends.
+# metrics, summary, curves, and until the run is finished its checkpoint, a few megabytes), from
+# where the next session resumes it after a commit. JSON lines on stdout say when each piece
+# starts and ends.
 #
 # To stop before a session ends: touch WORK/STOP, then send SIGINT to the `sgformer train`
 # processes; each saves its checkpoint at the step where it is, is copied to results/, and no
@@ -109,6 +110,12 @@ one() {
 		rm -rf "$keep.new"
 		mkdir -p "$(dirname "$keep")"
 		cp -a "$dir" "$keep.new"
+		# results/ keeps a run's record and, until it is finished, the checkpoint to resume from,
+		# not its other variables (the best epoch's model): the tracked tree travels with every
+		# call of the GPU machine, whose working tree is limited (64 MiB). The work folder keeps
+		# them all.
+		rm -rf "$keep.new/best"
+		if finished "$dir"; then rm -rf "$keep.new/checkpoint"; fi
 		rm -rf "$keep"
 		mv "$keep.new" "$keep"
 		cp "$dir.log" "$keep/train.log"
