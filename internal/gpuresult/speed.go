@@ -60,7 +60,7 @@ func ReadSpeed(dir, execution, backend string) (Speed, error) {
 		last := r.Epochs[len(r.Epochs)-1]
 		train, batch, test = []float64{last.TrainSeconds}, []float64{last.BatchSeconds}, []float64{(last.Seconds - last.TrainSeconds) / 2}
 	}
-	r.TrainEpoch, r.Batching, r.TestPass = median(train), median(batch), median(test)
+	r.TrainEpoch, r.Batching, r.TestPass = Median(train), Median(batch), Median(test)
 	bench, err := os.ReadFile(filepath.Join(dir, "bench.txt"))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return r, err
@@ -70,8 +70,9 @@ func ReadSpeed(dir, execution, backend string) (Speed, error) {
 	return r, nil
 }
 
-// median is the median of xs (not empty); xs is sorted in place.
-func median(xs []float64) float64 {
+// Median is the median of xs (not empty; the mean of the middle two for an even count); xs is
+// sorted in place.
+func Median(xs []float64) float64 {
 	sort.Float64s(xs)
 	n := len(xs)
 	if n%2 == 1 {

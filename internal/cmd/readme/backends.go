@@ -4,9 +4,10 @@ import (
 	"cmp"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sgformer/sgformer/internal/gpuresult"
 )
 
 // backendsSection renders scripts/bench-backends.sh's output: per backend (go, xla:cpu, PyTorch
@@ -167,10 +168,5 @@ func steadyEpoch(secs []string, programs string) (string, error) {
 	if len(steady) == 0 {
 		return "", nil
 	}
-	slices.Sort(steady)
-	m := steady[len(steady)/2]
-	if len(steady)%2 == 0 {
-		m = (steady[len(steady)/2-1] + m) / 2
-	}
-	return fmt.Sprintf("%.1f", m), nil
+	return fmt.Sprintf("%.1f", gpuresult.Median(steady)), nil
 }
