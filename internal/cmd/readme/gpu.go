@@ -202,12 +202,17 @@ type (
 // pieces, if any.
 func latestSpeed(base string, pieces []gpuresult.Piece, name string) (timedSpeed, bool, error) {
 	var latest timedSpeed
-	found := false
+	found, last := false, -1
+	for i, p := range pieces {
+		if p.Piece == name {
+			last = i
+		}
+	}
 	for i, p := range pieces {
 		if p.Piece != name {
 			continue
 		}
-		r, ok, err := speedResult(base, p, lastOf(pieces, name) == i)
+		r, ok, err := speedResult(base, p, i == last)
 		if err != nil {
 			return latest, false, err
 		}
@@ -244,17 +249,6 @@ func speedResult(base string, p gpuresult.Piece, latest bool) (gpuresult.Speed, 
 		return r, false, fmt.Errorf("%s of %s: %w", p.Piece, p.Call, err)
 	}
 	return r, true, nil
-}
-
-// lastOf is the index of the last piece named name.
-func lastOf(pieces []gpuresult.Piece, name string) int {
-	last := -1
-	for i, p := range pieces {
-		if p.Piece == name {
-			last = i
-		}
-	}
-	return last
 }
 
 // skipped says whether a piece's result is gpuresult.Skipped: it never started.
