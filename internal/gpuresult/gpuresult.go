@@ -74,7 +74,7 @@ type ParityRow struct {
 // epoch's training steps, of which waiting for their batches, and half its evaluation
 // (validation and test, 1,000 molecules each): medians over the epochs after the first that
 // compiled no program (Steady of them; the last epoch when none did); and the per-batch
-// benchmarks (nil when one did not run).
+// benchmarks (nil when one did not run), with the host's share of the step and the pass.
 type Speed struct {
 	Execution  string   `json:"execution"`
 	Backend    string   `json:"backend"`
@@ -86,7 +86,11 @@ type Speed struct {
 	TrainStep  *float64 `json:"bench_train_step_s"`
 	Inference  *float64 `json:"bench_inference_s"`
 	Batch      *float64 `json:"bench_batch_s"`
-	SMI        SMI      `json:"smi"`
+	// Of TrainStep and Inference, the seconds the host was busy launching the operation
+	// (their host_ms/op; nil for benchmarks from before it was reported).
+	TrainStepHost *float64 `json:"bench_train_step_host_s,omitempty"`
+	InferenceHost *float64 `json:"bench_inference_host_s,omitempty"`
+	SMI           SMI      `json:"smi"`
 	// DeviceBytes is the training run's largest XLA program's device memory (its
 	// summary.json's device_bytes; 0 where not recorded).
 	DeviceBytes int64 `json:"device_bytes,omitempty"`

@@ -66,7 +66,14 @@ func ReadSpeed(dir, execution, backend string) (Speed, error) {
 		return r, err
 	}
 	b := ParseBenchmarks(bench)
-	r.TrainStep, r.Inference, r.Batch = b["TrainStep"], b["Inference"], b["Batch"]
+	seconds := func(name string) *float64 {
+		if x, ok := b[name]; ok {
+			return &x.Seconds
+		}
+		return nil
+	}
+	r.TrainStep, r.Inference, r.Batch = seconds("TrainStep"), seconds("Inference"), seconds("Batch")
+	r.TrainStepHost, r.InferenceHost = b["TrainStep"].Host, b["Inference"].Host
 	return r, nil
 }
 
@@ -110,17 +117,35 @@ func ReadEpochs(run string) ([]Epoch, error) {
 }
 
 // benchLine is a line of `go test -bench` output of BenchmarkZINC*/EXEC.
-var benchLine = regexp.MustCompile(`(?m)^BenchmarkZINC(\w+)/\w+(?:-\d+)?\s+\d+\s+([0-9.]+) ns/op`)
+var benchLine = regexp.MustCompile(`(?m)^BenchmarkZINC(\w+)/\w+(?:-\d+)?\s+\d+\s+([0-9.]+) ns/op(.*)$`)
 
-// ParseBenchmarks reads the seconds per operation of each BenchmarkZINC* (by the name after
-// BenchmarkZINC) in a benchmark output.
-func ParseBenchmarks(out []byte) map[string]*float64 {
-	b := map[string]*float64{}
+// hostMetric is the benchmarks' host_ms/op metric on a benchLine.
+var hostMetric = regexp.MustCompile(`\s([0-9.]+) host_ms/op`)
+
+// Bench is a benchmark's seconds per operation, and of them the seconds the host was busy
+// until the operation returned (its host_ms/op metric; nil where it reports none).
+type Bench struct {
+	Seconds float64
+	Host    *float64
+}
+
+// ParseBenchmarks reads each BenchmarkZINC* (by the name after BenchmarkZINC) in a benchmark
+// output.
+func ParseBenchmarks(out []byte) map[string]Bench {
+	b := map[string]Bench{}
 	for _, m := range benchLine.FindAllSubmatch(out, -1) {
-		if ns, err := strconv.ParseFloat(string(m[2]), 64); err == nil {
-			s := ns / 1e9
-			b[string(m[1])] = &s
+		ns, err := strconv.ParseFloat(string(m[2]), 64)
+		if err != nil {
+			continue
 		}
+		r := Bench{Seconds: ns / 1e9}
+		if h := hostMetric.FindSubmatch(m[3]); h != nil {
+			if ms, err := strconv.ParseFloat(string(h[1]), 64); err == nil {
+				s := ms / 1e3
+				r.Host = &s
+			}
+		}
+		b[string(m[1])] = r
 	}
 	return b
 }

@@ -18,16 +18,22 @@ func deref(v *float64) string {
 
 func TestParseBenchmarks(t *testing.T) {
 	out := `goos: linux
-BenchmarkZINCTrainStep/sparse-16         	      20	  52000000 ns/op
+BenchmarkZINCTrainStep/sparse-16         	      20	  52000000 ns/op	         3.500 host_ms/op	     80666 product_nodes
 BenchmarkZINCInference/sparse            	      20	  21500000 ns/op
 BenchmarkZINCBatch/sparse-16             	      20	   1000000.5 ns/op
 PASS
 `
 	b := ParseBenchmarks([]byte(out))
 	for name, want := range map[string]string{"TrainStep": "0.052", "Inference": "0.0215", "Batch": "0.0010000005"} {
-		if got := deref(b[name]); got != want {
+		if got := fmt.Sprint(b[name].Seconds); got != want {
 			t.Errorf("%s = %s s, want %s", name, got, want)
 		}
+	}
+	if got := deref(b["TrainStep"].Host); got != "0.0035" {
+		t.Errorf("TrainStep's host share = %s s, want 0.0035", got)
+	}
+	if b["Inference"].Host != nil {
+		t.Errorf("Inference's host share = %s s, reported none", deref(b["Inference"].Host))
 	}
 	if len(ParseBenchmarks([]byte("FAIL\n"))) != 0 {
 		t.Error("benchmarks found in a failed run")

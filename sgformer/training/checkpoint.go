@@ -10,10 +10,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/gomlx/gomlx/pkg/core/tensors"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 	"github.com/gomlx/gomlx/pkg/ml/context/checkpoints"
-	"github.com/gomlx/gomlx/pkg/ml/train"
 )
 
 // state is where a run stands, saved with each checkpoint.
@@ -111,10 +109,10 @@ type partialSaves struct {
 	save     func() error
 }
 
-// attach registers the saves after each training step of loop, after the steps' other hooks.
-func (p *partialSaves) attach(loop *train.Loop) {
+// attach registers the saves after each training step of steps (after the hooks added before).
+func (p *partialSaves) attach(steps *epochSteps) {
 	p.saved = time.Now()
-	loop.OnStep("partial checkpoint", 3, func(*train.Loop, []*tensors.Tensor) error { return p.step() })
+	steps.onStep(p.step)
 }
 
 // step saves if the last save is interval old and the epoch is not done.

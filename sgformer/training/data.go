@@ -143,14 +143,14 @@ func (b batching) withProfile(examples []batch.Example) (batching, error) {
 	return b, nil
 }
 
-// epochData is the training split as a GoMLX train.Dataset: one epoch of shuffled batches,
-// then io.EOF until the next call of start.
+// epochData is the training split: one epoch of shuffled batches (next), then io.EOF until
+// the next call of start.
 type epochData struct {
 	task    *Task
 	batches batching
 	seed    int
-	// devices, when more than 1, is how many devices each batch is split among (shardedData),
-	// laid out by sharding.
+	// devices, when more than 1, is how many devices each batch is split among (prefetched's
+	// dinputs and dlabels), laid out by sharding.
 	devices  int
 	sharding sharding
 	epoch    int
@@ -240,22 +240,11 @@ func (d *epochData) resume(p *partialEpoch) error {
 
 func (d *epochData) steps() int { return (len(d.task.Train) + d.batches.size - 1) / d.batches.size }
 
-func (d *epochData) Name() string { return d.task.Name + "/train" }
+// name names the split in errors.
+func (d *epochData) name() string { return d.task.Name + "/train" }
 
-// Reset does nothing: epochs are started explicitly, so that each has its own random stream.
-func (d *epochData) Reset() {}
-
-// Yield returns the next batch of the epoch; the one after it is built while the trainer runs
+// next returns the next batch of the epoch; the one after it is built while the trainer runs
 // this one.
-func (d *epochData) Yield() (spec any, inputs, labels []*tensors.Tensor, err error) {
-	b, err := d.next()
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	return b.spec(), b.inputs, b.labels, nil
-}
-
-// next returns the next batch of the epoch, Yield's or shardedData's.
 func (d *epochData) next() (prefetched, error) {
 	if d.pos >= len(d.order) {
 		return prefetched{}, io.EOF
@@ -267,21 +256,16 @@ func (d *epochData) next() (prefetched, error) {
 	b, ok := d.built.next()
 	d.waited += time.Since(began)
 	if !ok { // pos < len(order): only a failed batch ends the sequence early
-		return b, fmt.Errorf("training: %s: no batch after a failed one", d.Name())
+		return b, fmt.Errorf("training: %s: no batch after a failed one", d.name())
 	}
 	if b.err != nil {
-		return b, fmt.Errorf("training: batch of %s: %w", d.Name(), b.err)
+		return b, fmt.Errorf("training: batch of %s: %w", d.name(), b.err)
 	}
 	d.pos, d.random = b.end, b.random
 	if d.compiled.add(b.shapes()) {
 		d.newShapeAt = time.Now()
 	}
 	return b, nil
-}
-
-// stepsLeft is the number of batches of the epoch from pos on.
-func (d *epochData) stepsLeft() int {
-	return (len(d.order) - d.pos + d.batches.size - 1) / d.batches.size
 }
 
 // batchesFrom yields the epoch's batches from the training graph at from on, in order, up to

@@ -221,22 +221,3 @@ func (s sharding) tensors(shards [][]*tensors.Tensor) ([]*distributed.Tensor, er
 	}
 	return out, nil
 }
-
-// shardedData is the training split as a GoMLX train.DistributedDataset, for training on
-// several devices: epochData's batches, each as shards of one global batch.
-type shardedData struct{ *epochData }
-
-// Strategy implements train.DistributedDataset.
-func (shardedData) Strategy() distributed.Strategy { return distributed.AutoSharding }
-
-// DeviceAssignment implements train.DistributedDataset: the backend's first devices.
-func (shardedData) DeviceAssignment() []backends.DeviceNum { return nil }
-
-// DistributedYield implements train.DistributedDataset.
-func (s shardedData) DistributedYield() (spec any, inputs, labels []*distributed.Tensor, err error) {
-	b, err := s.next()
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	return b.spec(), b.dinputs, b.dlabels, nil
-}

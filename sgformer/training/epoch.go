@@ -1,41 +1,44 @@
 package training
 
 import (
+	"errors"
+	"fmt"
+	"math"
 	"time"
 
+	"github.com/gomlx/gomlx/pkg/core/distributed"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	"github.com/gomlx/gomlx/pkg/ml/train"
 )
 
-// epochSteps runs an epoch's training steps on GoMLX's train.Loop, whose OnStep hooks the other
-// parts attach to (stopper, progress, partialSaves), and sums the steps' losses. GoMLX's loop
-// runs one epoch at a time here: its RunEpochs would chain epochs through Dataset.Reset, with
-// no hook between two to evaluate, schedule and checkpoint, and cannot start an epoch part-way
-// (a run resumed within an epoch) or from its own random stream (epochData.start).
+// epochSteps runs an epoch's training steps: each batch through GoMLX's Trainer.TrainStep,
+// then the hooks the other parts add (stopper, progress, partialSaves), and sums the steps'
+// losses. A step's loss is read after the next step is launched: reading it waits for the step
+// to end on the device, and an accelerator whose host waited for each step before launching
+// the next would idle while the host transfers the next batch and launches it. GoMLX's
+// train.Loop reads every step's metrics before the next (its postStep), and it runs datasets
+// from their start, so the epochs here run their own steps: an epoch can start part-way (a run
+// resumed within an epoch) and from its own random stream (epochData.start).
 type epochSteps struct {
-	loop *train.Loop
-	data *epochData
+	trainer *train.Trainer
+	data    *epochData
+	hooks   []func() error // after each step, in the order added
 	// The epoch under way: when it began and when its training steps began (earlier by the
 	// time a run it resumes had spent), and the sum of its steps' losses.
 	began, trainBegan time.Time
 	lossSum           float64
 	lossCount         int
+	// pending are the metrics of the last step launched, not read yet (addPending).
+	pending []*tensors.Tensor
 }
 
 // newEpochSteps returns the steps of trainer on data.
 func newEpochSteps(trainer *train.Trainer, data *epochData) *epochSteps {
-	s := &epochSteps{loop: train.NewLoop(trainer), data: data}
-	s.loop.OnStep("epoch loss", 0, func(_ *train.Loop, m []*tensors.Tensor) error {
-		s.lossSum += float64(tensors.ToScalar[float32](m[0]))
-		s.lossCount++
-		if !data.newShapeAt.IsZero() { // the step built, compiled and ran a new program
-			data.compiled.seconds += time.Since(data.newShapeAt).Seconds()
-			data.newShapeAt = time.Time{}
-		}
-		return nil
-	})
-	return s
+	return &epochSteps{trainer: trainer, data: data}
 }
+
+// onStep adds fn to the hooks called after each step.
+func (s *epochSteps) onStep(fn func() error) { s.hooks = append(s.hooks, fn) }
 
 // start prepares epoch: from its beginning, or, if p is not nil, where a checkpoint saved
 // within it left it.
@@ -57,25 +60,74 @@ func (s *epochSteps) start(epoch int, p *partialEpoch) error {
 	return nil
 }
 
-// run runs the epoch's steps left.
-func (s *epochSteps) run() error {
-	if s.data.pos >= len(s.data.order) {
-		return nil
+// run runs the epoch's steps left, and waits for the last.
+func (s *epochSteps) run() (err error) {
+	defer func() { err = errors.Join(err, s.addPending()) }()
+	for s.data.pos < len(s.data.order) {
+		if err := s.step(); err != nil {
+			return err
+		}
+		for _, hook := range s.hooks {
+			if err := hook(); err != nil {
+				return err
+			}
+		}
 	}
-	var err error
-	if s.data.devices > 1 { // GoMLX's RunEpochs runs single-device datasets only
-		_, err = s.loop.RunSteps(shardedData{s.data}, s.data.stepsLeft())
+	return nil
+}
+
+// step launches the training step of the epoch's next batch, and reads the step before's loss.
+func (s *epochSteps) step() error {
+	b, err := s.data.next()
+	if err != nil {
+		return err
+	}
+	var m []*tensors.Tensor
+	if s.data.devices > 1 {
+		m, err = s.trainer.DistributedTrainStep(distributed.AutoSharding, nil, b.spec(), b.dinputs, b.dlabels)
 	} else {
-		_, err = s.loop.RunEpochs(s.data, 1)
+		m, err = s.trainer.TrainStep(b.spec(), b.inputs, b.labels)
 	}
+	b.free()
+	if err != nil {
+		return err
+	}
+	if !s.data.newShapeAt.IsZero() { // the step built and compiled a new program
+		s.data.compiled.seconds += time.Since(s.data.newShapeAt).Seconds()
+		s.data.newShapeAt = time.Time{}
+	}
+	err = s.addPending()
+	s.pending = m
 	return err
 }
 
+// addPending adds the loss of the step last launched, if not yet added, to the epoch's; it
+// waits for that step to end.
+func (s *epochSteps) addPending() error {
+	if s.pending == nil {
+		return nil
+	}
+	loss := float64(tensors.ToScalar[float32](s.pending[0]))
+	for _, t := range s.pending {
+		t.MustFinalizeAll()
+	}
+	s.pending = nil
+	if math.IsNaN(loss) || math.IsInf(loss, 0) {
+		return fmt.Errorf("training loss %v at step %d of the epoch: the run diverged (lower the learning rate?)", loss, s.lossCount+1)
+	}
+	s.lossSum += loss
+	s.lossCount++
+	return nil
+}
+
 // partial returns how far the epoch under way got, for a checkpoint within it.
-func (s *epochSteps) partial() *partialEpoch {
+func (s *epochSteps) partial() (*partialEpoch, error) {
+	if err := s.addPending(); err != nil { // the losses summed up to the step saved
+		return nil, err
+	}
 	d := s.data
 	return &partialEpoch{Epoch: d.epoch, Graphs: d.pos, Random: d.random, LossSum: s.lossSum, LossCount: s.lossCount,
-		Seconds: time.Since(s.began).Seconds(), TrainSeconds: time.Since(s.trainBegan).Seconds(), BatchSeconds: d.waited.Seconds()}
+		Seconds: time.Since(s.began).Seconds(), TrainSeconds: time.Since(s.trainBegan).Seconds(), BatchSeconds: d.waited.Seconds()}, nil
 }
 
 // trainLoss is the mean loss of the epoch's steps.

@@ -3,11 +3,10 @@
 // selection on the validation metric, per-epoch JSON lines, and atomic, exactly resumable
 // checkpoints.
 //
-// Train composes a run of parts with one job each (Train's doc names them). Within an epoch
-// the steps run on GoMLX's train.Loop, and what watches them (stop, progress, checkpoints within
-// an epoch) are its OnStep hooks; the epochs are Train's own loop, since GoMLX's cannot start an
-// epoch part-way or from the epoch's own random stream, nor run anything between two epochs
-// (epochSteps).
+// Train composes a run of parts with one job each (Train's doc names them). The steps run on
+// GoMLX's train.Trainer, in a loop of the package's own (epochSteps says why not GoMLX's
+// train.Loop), and what watches them (stop, progress, checkpoints within an epoch) are hooks
+// called after each step; the epochs are Train's own loop.
 package training
 
 import (

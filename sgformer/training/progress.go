@@ -6,8 +6,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/gomlx/gomlx/pkg/core/tensors"
-	"github.com/gomlx/gomlx/pkg/ml/train"
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/sgformer/sgformer/sgformer/metrics"
@@ -49,13 +47,13 @@ func newProgress(opt Options, name string, data *epochData, metric metrics.Metri
 	return p
 }
 
-// attach advances the bar, or writes the step lines, after each training step of loop.
-func (p *progress) attach(loop *train.Loop) {
+// attach advances the bar, or writes the step lines, after each training step of steps.
+func (p *progress) attach(steps *epochSteps) {
 	switch {
 	case p.bar != nil:
-		loop.OnStep("progress", 1, func(*train.Loop, []*tensors.Tensor) error { return p.bar.Add(1) })
+		steps.onStep(func() error { return p.bar.Add(1) })
 	case p.out == nil && p.log != nil:
-		loop.OnStep("step log", 1, func(*train.Loop, []*tensors.Tensor) error {
+		steps.onStep(func() error {
 			p.step()
 			return nil
 		})

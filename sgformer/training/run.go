@@ -77,9 +77,8 @@ var ErrInterrupted = errors.New("training: interrupted")
 // state, learning-rate schedule and random streams.
 //
 // Train is the epoch loop; each part of a run is a type with one job: the learning-rate
-// schedule (schedule), the epoch's training steps on GoMLX's train.Loop (epochSteps, which says
-// why the loop runs one epoch at a time) and what watches them after each step (stopper,
-// progress, partialSaves), evaluation and the best epoch (evaluator, best), the checkpoints
+// schedule (schedule), the epoch's training steps on GoMLX's train.Trainer (epochSteps) and
+// what watches them after each step (stopper, progress, partialSaves), evaluation and the best epoch (evaluator, best), the checkpoints
 // (checkpointer) and the metrics file (metricsLog).
 func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 	unlock, err := lockRun(opt.Out)
@@ -233,12 +232,12 @@ func newRun(ctx *context.Context, task *Task, opt Options) (*run, *partialEpoch,
 		r.progress.logf("training on %d devices of backend %s, each batch of %d graphs split among them\n", devices, backend.Kind(opt.Backend), cfg.BatchSize)
 	}
 	r.steps = newEpochSteps(trainer, data)
+	r.progress.attach(r.steps)
+	r.stop.attach(r.steps)
 	if opt.CheckpointInterval > 0 {
-		saves := &partialSaves{interval: opt.CheckpointInterval, data: data, save: func() error { return r.ckpt.savePartial(st, r.steps.partial()) }}
-		saves.attach(r.steps.loop)
+		saves := &partialSaves{interval: opt.CheckpointInterval, data: data, save: r.savePartial}
+		saves.attach(r.steps)
 	}
-	r.stop.attach(r.steps.loop)
-	r.progress.attach(r.steps.loop)
 	r.eval = &evaluator{ctx: ctx, backend: opt.Backend, task: task, profile: batches.options.Profile, metric: cfg.Metric}
 	r.schedule = newSchedule(cfg, st)
 	return r, partial, nil
@@ -326,11 +325,20 @@ func (r *run) save(rec Record, improved bool) error {
 	return r.metrics.summary(r.summary())
 }
 
+// savePartial saves the latest checkpoint where the epoch under way got.
+func (r *run) savePartial() error {
+	p, err := r.steps.partial()
+	if err != nil {
+		return err
+	}
+	return r.ckpt.savePartial(r.st, p)
+}
+
 // interrupted ends the run stopped (Options.Stop) during epoch: it saves the latest checkpoint
 // where the epoch got, and returns ErrInterrupted.
 func (r *run) interrupted(epoch int) (*Summary, error) {
 	r.progress.endBar()
-	if err := r.ckpt.savePartial(r.st, r.steps.partial()); err != nil {
+	if err := r.savePartial(); err != nil {
 		return nil, fmt.Errorf("training: interrupted during epoch %d, and saving where it got failed (the previous checkpoint is kept): %w", epoch, err)
 	}
 	d := r.steps.data

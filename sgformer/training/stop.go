@@ -2,9 +2,6 @@ package training
 
 import (
 	"time"
-
-	"github.com/gomlx/gomlx/pkg/core/tensors"
-	"github.com/gomlx/gomlx/pkg/ml/train"
 )
 
 // stopper ends training early: at the next training step once stop is closed (Options.Stop,
@@ -15,12 +12,12 @@ type stopper struct {
 	deadline time.Time
 }
 
-// attach ends loop's run, with ErrInterrupted, at the first step after stop is closed.
-func (s stopper) attach(loop *train.Loop) {
+// attach ends the steps' run, with ErrInterrupted, at the first step after stop is closed.
+func (s stopper) attach(steps *epochSteps) {
 	if s.stop == nil {
 		return
 	}
-	loop.OnStep("stop", 2, func(*train.Loop, []*tensors.Tensor) error {
+	steps.onStep(func() error {
 		if s.stopped() {
 			return ErrInterrupted
 		}

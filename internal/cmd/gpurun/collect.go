@@ -12,13 +12,16 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/sgformer/sgformer/internal/gpuresult"
 )
 
 // collect unpacks what a device call brought back (from, the run tool's files_at) into dest:
 // each FOLDER.tar.gz replaces dest/FOLDER, each runs-seed-S.tar.gz replaces dest/runs/seed-S,
 // and from/pieces.jsonl is appended to dest/pieces.jsonl. What the call did not bring back is
-// kept.
-func collect(from, dest string, stdout io.Writer) error {
+// kept. A piece's XLA dump (FOLDER/xla-dump, tens of megabytes: more than the tracked files of
+// a device call may hold) is summarised into FOLDER/xla-summary.json and moved to dumps/FOLDER.
+func collect(from, dest, dumps string, stdout io.Writer) error {
 	if st, err := os.Stat(from); err != nil || !st.IsDir() {
 		return fmt.Errorf("collect %s: not a folder (usage: gpu-run.sh collect FILES_AT [DEST])", from)
 	}
@@ -42,6 +45,9 @@ func collect(from, dest string, stdout io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(stdout, "gpu-run: %s -> %s\n", t, filepath.Join(dest, top))
+		if err := moveDump(filepath.Join(dest, top), filepath.Join(dumps, top), stdout); err != nil {
+			return err
+		}
 	}
 	lines, err := os.ReadFile(filepath.Join(from, "pieces.jsonl"))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -51,6 +57,29 @@ func collect(from, dest string, stdout io.Writer) error {
 		return err
 	}
 	return appendFile(filepath.Join(dest, "pieces.jsonl"), lines)
+}
+
+// moveDump summarises piece/xla-dump, if there is one, into piece/xla-summary.json and moves
+// it to dst.
+func moveDump(piece, dst string, stdout io.Writer) error {
+	dump := filepath.Join(piece, "xla-dump")
+	if _, err := os.Stat(dump); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err := gpuresult.WriteXLASummary(dump, filepath.Join(piece, gpuresult.XLASummaryFile)); err != nil {
+		return err
+	}
+	if err := os.RemoveAll(dst); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	if err := os.Rename(dump, dst); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "gpu-run: %s summarised in %s, moved to %s\n", dump, gpuresult.XLASummaryFile, dst)
+	return nil
 }
 
 // tarGz packs the folder top of root (a relative path, kept in the archive) into the file

@@ -31,6 +31,10 @@ func TestCollect(t *testing.T) {
 	}
 	device, back, dest := t.TempDir(), t.TempDir(), t.TempDir()
 	write(t, device, "speed-sparse/result.json", `{"new":true}`)
+	write(t, device, "speed-sparse/xla-dump/module_0001.Trainer_0.sm_9.0a_gpu_after_optimizations.txt",
+		"HloModule Trainer_0\n\nENTRY %main (a: f32[2]) -> f32[2] {\n  %a = f32[2]{0} parameter(0)\n  ROOT %n = f32[2]{0} negate(%a)\n}\n")
+	write(t, device, "speed-sparse/xla-dump/module_0001.Trainer_0.thunk_sequence_after_thunk_passes.txt",
+		"000: kCustomKernel [source | sink] loop_negate_fusion grid: [1, 1, 1]\n")
 	write(t, device, "runs/seed-0/metrics.jsonl", "epoch 1\nepoch 2\n")
 	for name, top := range map[string]string{"speed-sparse": "speed-sparse", "runs-seed-0": "runs/seed-0"} {
 		if out, err := exec.Command("tar", "-czf", filepath.Join(back, name+".tar.gz"), "-C", device, top).CombinedOutput(); err != nil {
@@ -45,7 +49,8 @@ func TestCollect(t *testing.T) {
 	write(t, dest, "pieces.jsonl", `{"piece":"check"}`+"\n")
 
 	var out strings.Builder
-	if err := collect(back, dest, &out); err != nil {
+	dumps := filepath.Join(t.TempDir(), "dumps")
+	if err := collect(back, dest, dumps, &out); err != nil {
 		t.Fatalf("collect: %v\n%s", err, out.String())
 	}
 	for rel, want := range map[string]string{
@@ -55,16 +60,37 @@ func TestCollect(t *testing.T) {
 		"runs/seed-0/checkpoint/stale": "missing",
 		"runs/seed-1/metrics.jsonl":    "epoch 1\n",
 		"pieces.jsonl":                 `{"piece":"check"}` + "\n" + `{"piece":"speed:sparse"}` + "\n",
+		"speed-sparse/xla-dump/module_0001.Trainer_0.thunk_sequence_after_thunk_passes.txt": "missing",
+		"speed-sparse/xla-summary.json": `{
+  "programs": [
+    {
+      "module": "Trainer_0",
+      "parameters": 1,
+      "parameter_bytes": 8,
+      "thunks": {
+        "kCustomKernel": 1
+      },
+      "kernels": {
+        "loop_negate_fusion": 1
+      },
+      "bytes_touched": 16
+    }
+  ]
+}
+`,
 	} {
 		if got := readFile(t, filepath.Join(dest, rel)); got != want {
 			t.Errorf("%s = %q, want %q", rel, got, want)
 		}
 	}
+	if got := readFile(t, filepath.Join(dumps, "speed-sparse/module_0001.Trainer_0.thunk_sequence_after_thunk_passes.txt")); !strings.HasPrefix(got, "000: kCustomKernel") {
+		t.Errorf("the dump moved out of the results: %q", got)
+	}
 	if !strings.Contains(out.String(), filepath.Join(dest, "runs/seed-0")) {
 		t.Errorf("collect did not say where seed 0 went:\n%s", out.String())
 	}
 
-	if err := collect(filepath.Join(back, "nothing"), dest, &out); err == nil || !strings.Contains(err.Error(), "not a folder") {
+	if err := collect(filepath.Join(back, "nothing"), dest, dumps, &out); err == nil || !strings.Contains(err.Error(), "not a folder") {
 		t.Errorf("collect of a missing folder: %v", err)
 	}
 }

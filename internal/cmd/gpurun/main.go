@@ -25,8 +25,10 @@
 //
 //	collect DIR [DEST]  unpack DIR/*.tar.gz into DEST (default results/zinc12k-gpu): a piece's
 //	                    folder and a seed's run replaced, DIR/pieces.jsonl appended to
-//	                    DEST/pieces.jsonl; `go run ./internal/cmd/readme` renders docs/gpu.md
-//	                    from it
+//	                    DEST/pieces.jsonl, a speed piece's xla-dump/ summarised into its
+//	                    xla-summary.json (internal/gpuresult.XLASummary) and moved to
+//	                    build/gpu-dumps/PIECE; `go run ./internal/cmd/readme` renders
+//	                    docs/gpu.md from it
 //
 // Usage, with `run` calls carrying ["build/gpu"] (docs/gpu.md):
 //
@@ -82,6 +84,9 @@ import (
 	"time"
 )
 
+// dumpsDir is where collect moves the pieces' XLA dumps, out of the tracked results.
+const dumpsDir = "build/gpu-dumps"
+
 const usage = "usage: gpu-run.sh PIECE... (check, parity, speed:sparse, speed:dense, pyg, zinc:S[,S...]) | collect DIR [DEST]"
 
 func main() {
@@ -112,7 +117,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		if len(args) == 3 {
 			dest = args[2]
 		}
-		if err := collect(args[1], dest, stdout); err != nil {
+		if err := collect(args[1], dest, dumpsDir, stdout); err != nil {
 			return fail(err)
 		}
 		return 0

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/sgformer/sgformer/internal/gpuresult"
@@ -153,12 +155,15 @@ func speedTable(b *strings.Builder, base, dir string, pieces []gpuresult.Piece) 
 		}
 		var done, missing []string
 		for _, bench := range []struct {
-			name string
-			s    *float64
-		}{{"training step", r.TrainStep}, {"inference", r.Inference}, {"building the batch on the host", r.Batch}} {
-			if bench.s == nil {
+			name    string
+			s, host *float64
+		}{{"training step", r.TrainStep, r.TrainStepHost}, {"inference", r.Inference, r.InferenceHost}, {"building the batch on the host", r.Batch, nil}} {
+			switch {
+			case bench.s == nil:
 				missing = append(missing, bench.name)
-			} else {
+			case bench.host != nil:
+				done = append(done, fmt.Sprintf("%s %.1f ms (the host busy launching it %.1f ms)", bench.name, *bench.s*1e3, *bench.host*1e3))
+			default:
 				done = append(done, fmt.Sprintf("%s %.1f ms", bench.name, *bench.s*1e3))
 			}
 		}
@@ -177,7 +182,92 @@ func speedTable(b *strings.Builder, base, dir string, pieces []gpuresult.Piece) 
 		fmt.Fprintf(b, " Per 128-molecule batch (`BenchmarkZINC*` of sgformer/training): %s.", strings.Join(steps, "; "))
 	}
 	b.WriteString("\n")
+	for _, name := range []string{"speed:sparse", "speed:dense"} {
+		if o, ok := ours[name]; ok {
+			if err := xlaParagraph(b, base, dir, o); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
+}
+
+// bandwidth is the memory bandwidth of the GPUs by nvidia-smi's name, from NVIDIA's data
+// sheets, in bytes per second: what XLA's programs are measured against.
+var bandwidth = map[string]float64{"NVIDIA H100 80GB HBM3": 3.35e12, "NVIDIA H200": 4.8e12}
+
+// xlaParagraph writes what XLA runs for the benchmarked programs of a speed piece, from the
+// summary of its dump (gpuresult.XLASummaryFile in its folder), if it has one.
+func xlaParagraph(b *strings.Builder, base, dir string, o timedSpeed) error {
+	folder := strings.ReplaceAll(o.p.Piece, ":", "-")
+	data, err := os.ReadFile(filepath.Join(base, folder, gpuresult.XLASummaryFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var s gpuresult.XLASummary
+	if err := json.Unmarshal(data, &s); err != nil {
+		return fmt.Errorf("%s/%s/%s: %w", dir, folder, gpuresult.XLASummaryFile, err)
+	}
+	var parts []string
+	for _, p := range s.Programs {
+		what, seconds := "Program "+p.Module, (*float64)(nil)
+		switch {
+		case strings.HasPrefix(p.Module, "Trainer_"):
+			what, seconds = "The training step", o.r.TrainStep
+		case strings.Contains(p.Module, "benchInference"):
+			what, seconds = "The inference pass", o.r.Inference
+		}
+		ops := 0
+		for kind, n := range p.Thunks {
+			if kind != "kCommandBuffer" {
+				ops += n
+			}
+		}
+		kinds := []string{fmt.Sprintf("%d kernels XLA generated", p.Thunks["kCustomKernel"]+p.Thunks["kKernel"])}
+		for _, k := range []struct{ kind, name string }{{"kCublasLtMatmul", "cuBLAS matrix products"}, {"kGemm", "cuBLAS matrix products"}, {"kCopy", "copies"}} {
+			if n := p.Thunks[k.kind]; n > 0 {
+				kinds = append(kinds, fmt.Sprintf("%d %s", n, k.name))
+			}
+		}
+		graph := ""
+		if p.Thunks["kCommandBuffer"] > 0 {
+			graph = ", launched as CUDA graphs"
+		}
+		text := fmt.Sprintf("%s runs %d operations on the GPU (%s%s) on %d arguments (%.1f MB); its most frequent kernels %s; its instructions read and write at most %.1f GB",
+			what, ops, strings.Join(kinds, ", "), graph, p.Parameters, float64(p.ParameterBytes)/1e6, topKernels(p.Kernels, 3), float64(p.BytesTouched)/1e9)
+		if seconds != nil {
+			rate := float64(p.BytesTouched) / *seconds
+			text += fmt.Sprintf(", %.2f TB/s over the %.1f ms benchmarked", rate/1e12, *seconds*1e3)
+			if peak, ok := bandwidth[o.p.GPU]; ok {
+				text += fmt.Sprintf(" (%.0f %% of the %s's %.2f TB/s)", 100*rate/peak, o.p.GPU, peak/1e12)
+			}
+		}
+		parts = append(parts, text)
+	}
+	fmt.Fprintf(b, "\nWhat XLA runs, %s (`%s/%s/%s`, summarised from XLA's dump of the benchmarks' programs). %s.\n", o.r.Execution, dir, folder, gpuresult.XLASummaryFile, strings.Join(parts, ". "))
+	return nil
+}
+
+// topKernels names the n most frequent kinds of kernel, with their counts.
+func topKernels(kernels map[string]int, n int) string {
+	kinds := make([]string, 0, len(kernels))
+	for k := range kernels {
+		kinds = append(kinds, k)
+	}
+	sort.Slice(kinds, func(i, j int) bool {
+		if kernels[kinds[i]] != kernels[kinds[j]] {
+			return kernels[kinds[i]] > kernels[kinds[j]]
+		}
+		return kinds[i] < kinds[j]
+	})
+	var out []string
+	for _, k := range kinds[:min(n, len(kinds))] {
+		out = append(out, fmt.Sprintf("`%s` × %d", k, kernels[k]))
+	}
+	return strings.Join(out, ", ")
 }
 
 // pygModes are bench/pyg's product-graph modes, in the table's order, and their names there.
