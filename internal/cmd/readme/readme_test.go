@@ -38,13 +38,17 @@ func TestGPUSection(t *testing.T) {
 		"| sgformer, sparse (xla:cuda) (piece stopped with exit status 124 after its epochs) | NVIDIA H100 80GB HBM3, 2026-12-01T12:00:00Z | 3.50 | 0.02 | 0.10 | 3245 | 1024 | 20 |",
 		"| sgformer, dense (xla:cuda) | NVIDIA H100 80GB HBM3, 2026-12-01T11:00:00Z | 7.90 | 0.80 | 1.60 | 9000 |  | 70 |",
 		"sparse over PyG on the fly: 4.66× (different calls, the same GPU model); sparse over PyG precomputed: 2.33× (different calls, the same GPU model); dense over PyG on the fly: 2.07× (the same call); dense over PyG precomputed: 1.03× (the same call)",
-		"sparse: training step 26.8 ms, not reached: inference, building the batch on the host; dense: training step 50.0 ms, inference 20.0 ms, building the batch on the host 10.0 ms.",
+		"sparse: training step 26.8 ms, not reached: inference, building the batch on the host; dense: training step 50.0 ms (the host busy launching it 10.0 ms), inference 20.0 ms, building the batch on the host 10.0 ms.",
+		"What XLA runs, dense (`results/zinc12k-gpu/speed-dense/xla-summary.json`, summarised from XLA's dump of the benchmarks' programs). The training step runs 1266 operations on the GPU (1204 kernels XLA generated, 36 cuBLAS matrix products, 26 copies, launched as CUDA graphs) on 602 arguments (12.2 MB); its most frequent kernels `input_reduce_fusion` × 387, `loop_add_subtract_fusion` × 155, `input_scatter_fusion` × 131; its instructions read and write at most 25.0 GB, 0.50 TB/s over the 50.0 ms benchmarked (15 % of the NVIDIA H100 80GB HBM3's 3.35 TB/s). The inference pass runs 233 operations on the GPU (233 kernels XLA generated) on 233 arguments (9.9 MB); its most frequent kernels `input_scatter_fusion` × 51; its instructions read and write at most 4.0 GB, 0.20 TB/s over the 20.0 ms benchmarked (6 % of the NVIDIA H100 80GB HBM3's 3.35 TB/s).",
 		"| 0 | 3 of 400 | 3 | 0.5000 | 0.4000 | 291,471 | 30 |",
 		"mean ± std over 2 seeds: **0.500 ± 0.100** (the paper: 0.063 ± 0.001) — the runs are not finished",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("no %q in\n%s", want, got)
 		}
+	}
+	if strings.Contains(got, "What XLA runs, sparse") {
+		t.Error("an XLA summary for a piece whose folder has none")
 	}
 	if strings.Contains(got, "| 8.20 |") || strings.Contains(got, "| 4.08 |") {
 		t.Error("the speed table shows an earlier call's timing")
