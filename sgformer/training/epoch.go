@@ -1,7 +1,6 @@
 package training
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -62,7 +61,11 @@ func (s *epochSteps) start(epoch int, p *partialEpoch) error {
 
 // run runs the epoch's steps left, and waits for the last.
 func (s *epochSteps) run() (err error) {
-	defer func() { err = errors.Join(err, s.addPending()) }()
+	defer func() {
+		if perr := s.addPending(); err == nil {
+			err = perr
+		}
+	}()
 	for s.data.pos < len(s.data.order) {
 		if err := s.step(); err != nil {
 			return err

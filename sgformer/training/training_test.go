@@ -510,3 +510,23 @@ func TestProgramsCounted(t *testing.T) {
 		t.Errorf("summary: %d programs in %v s, records %d in %v s", sum.Programs, sum.CompileSeconds, programs, secs)
 	}
 }
+
+// A step whose loss is not finite stops the run at once, naming the epoch and the step, though
+// the loop reads each step's loss only after launching the next.
+func TestDivergedStep(t *testing.T) {
+	be, err := backend.New("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	task := syntheticTask(t, 40, 4)
+	ctx := newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 2, training.ParamBatchSize: 4,
+		training.ParamLearningRate: 1e38, training.ParamSchedule: "constant"})
+	var epochs []training.Record
+	_, err = training.Train(ctx, task, training.Options{Out: t.TempDir(), Backend: be, OnEpoch: func(r training.Record) { epochs = append(epochs, r) }})
+	if err == nil || !regexp.MustCompile(`^training: epoch 1: training loss (NaN|\+Inf|-Inf) at step \d+ of the epoch: the run diverged`).MatchString(err.Error()) {
+		t.Fatalf("a diverging run: %v", err)
+	}
+	if len(epochs) != 0 {
+		t.Errorf("epochs recorded after the divergence: %v", epochs)
+	}
+}
