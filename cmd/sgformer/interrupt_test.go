@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"math/rand/v2"
 	"os"
@@ -99,25 +100,39 @@ func TestKillAndResume(t *testing.T) {
 		args := slices.Concat([]string{"train", "--out", run}, small, every)
 		for attempt := 0; ; attempt++ {
 			cmd := cli(args)
+			var output bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &output, &output
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
 			done := make(chan error, 1)
 			go func() { done <- cmd.Wait() }()
-			var err error
+			killed := false
 			if attempt < 4 {
 				select {
-				case err = <-done:
+				case err := <-done:
+					if err != nil {
+						t.Fatalf("trial %d, attempt %d: %v\n%s", trial, attempt, err, output.String())
+					}
 				case <-time.After(time.Duration(rng.Float64() * float64(length))):
 					cmd.Process.Kill()
-					<-done
-					kills++
-					err = errors.New("killed")
+					if killed = (<-done) != nil; killed { // else it ended just before the kill
+						kills++
+					}
 				}
 			} else {
-				err = <-done
+				select {
+				case err := <-done:
+					if err != nil { // a failure, not a kill: it would fail again
+						t.Fatalf("trial %d, attempt %d: %v\n%s", trial, attempt, err, output.String())
+					}
+				case <-time.After(20*length + time.Minute): // hung: its goroutines say where
+					cmd.Process.Signal(syscall.SIGQUIT)
+					<-done
+					t.Fatalf("trial %d, attempt %d: no end after %v (the straight run took %v)\n%s", trial, attempt, 20*length+time.Minute, length, output.String())
+				}
 			}
-			if err == nil {
+			if !killed {
 				break
 			}
 			if _, statErr := os.Stat(filepath.Join(run, training.CheckpointDir)); statErr == nil {
