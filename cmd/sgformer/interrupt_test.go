@@ -97,7 +97,8 @@ func TestKillAndResume(t *testing.T) {
 	for trial := range 3 {
 		run := filepath.Join(t.TempDir(), "run")
 		every := []string{"--checkpoint-every", []string{"0", "1ns", "1ns"}[trial]}
-		args := slices.Concat([]string{"train", "--out", run}, small, every)
+		fresh := slices.Concat([]string{"train", "--out", run}, small, every)
+		args := fresh
 		for attempt := 0; ; attempt++ {
 			cmd := cli(args)
 			var output bytes.Buffer
@@ -135,13 +136,16 @@ func TestKillAndResume(t *testing.T) {
 			if !killed {
 				break
 			}
-			if _, statErr := os.Stat(filepath.Join(run, training.CheckpointDir)); statErr == nil {
+			// A kill between the two renames of a checkpoint's save leaves only its predecessor,
+			// CheckpointDir.old, which a resume reads.
+			if resumable(filepath.Join(run, training.CheckpointDir)) {
 				args = append([]string{"train", "--out", run, "--resume", "--backend", "go"}, every...)
 				if raw, _ := os.ReadFile(filepath.Join(run, training.CheckpointDir, "state.json")); strings.Contains(string(raw), `"partial"`) {
 					partial++
 				}
 			} else {
 				os.RemoveAll(run) // killed before its first checkpoint: start again
+				args = fresh
 			}
 		}
 		got, err := training.ReadRecords(filepath.Join(run, training.MetricsFile))
@@ -159,4 +163,14 @@ func TestKillAndResume(t *testing.T) {
 		}
 	}
 	t.Logf("%d kills survived, %d of them resumed within an epoch", kills, partial)
+}
+
+// resumable reports whether a killed run left a checkpoint at dir, or its predecessor beside it.
+func resumable(dir string) bool {
+	for _, d := range []string{dir, dir + ".old"} {
+		if _, err := os.Stat(filepath.Join(d, "state.json")); err == nil {
+			return true
+		}
+	}
+	return false
 }
