@@ -32,6 +32,10 @@ type Piece struct {
 	Result json.RawMessage `json:"result"`
 }
 
+// Folder is the name of a piece's folder and tarball: the piece as given to gpu-run.sh
+// (speed:sparse, zinc:0,1) with ":" and "," as "-".
+func Folder(piece string) string { return strings.NewReplacer(":", "-", ",", "-").Replace(piece) }
+
 // Skipped is the result of a piece left with too little of the call's budget to start.
 type Skipped struct {
 	Skipped string `json:"skipped"`

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sgformer/sgformer/internal/gpuresult"
 )
 
 // piece is one piece of a call, as given on the command line.
@@ -81,10 +83,8 @@ func parsePieces(args []string) ([]piece, error) {
 	return pieces, nil
 }
 
-// name is the piece's folder and tarball name: the argument with ":" and "," as "-".
-func (p piece) name() string {
-	return strings.NewReplacer(":", "-", ",", "-").Replace(p.arg)
-}
+// name is the piece's folder and tarball name (gpuresult.Folder).
+func (p piece) name() string { return gpuresult.Folder(p.arg) }
 
 // The call's budget is shared by its pieces in order: each gets what is left, and one with
 // less than minPiece left is skipped. A zinc piece stops training zincMargin before its

@@ -199,7 +199,7 @@ var bandwidth = map[string]float64{"NVIDIA H100 80GB HBM3": 3.35e12, "NVIDIA H20
 // xlaParagraph writes what XLA runs for the benchmarked programs of a speed piece, from the
 // summary of its dump (gpuresult.XLASummaryFile in its folder), if it has one.
 func xlaParagraph(b *strings.Builder, base, dir string, o timedSpeed) error {
-	folder := strings.ReplaceAll(o.p.Piece, ":", "-")
+	folder := gpuresult.Folder(o.p.Piece)
 	data, err := os.ReadFile(filepath.Join(base, folder, gpuresult.XLASummaryFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -330,7 +330,7 @@ func speedResult(base string, p gpuresult.Piece, latest bool) (gpuresult.Speed, 
 	if !latest || p.RC == 0 {
 		return r, false, nil
 	}
-	folder := filepath.Join(base, strings.ReplaceAll(p.Piece, ":", "-"))
+	folder := filepath.Join(base, gpuresult.Folder(p.Piece))
 	r, err := gpuresult.ReadSpeed(folder, strings.TrimPrefix(p.Piece, "speed:"), gpuresult.DeviceBackend)
 	if errors.Is(err, fs.ErrNotExist) {
 		return r, false, nil
