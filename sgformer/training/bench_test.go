@@ -99,11 +99,19 @@ func benchTrainStep(b *testing.B, be backends.Backend, ctx *context.Context, spe
 		b.Fatal(err)
 	}
 	b.ResetTimer()
+	launches(b, func() ([]*tensors.Tensor, error) { return trainer.TrainStep(nil, inputs, labels) })
+}
+
+// launches runs launch b.N times and waits for the last one's outputs, and reports
+// host_ms/op: the milliseconds a launch kept the host busy until it returned, of the ns/op that
+// also count the device's work. A device runs an operation while the host launches the next
+// one, so where host_ms/op is close to ns/op the host bounds the loop.
+func launches(b *testing.B, launch func() ([]*tensors.Tensor, error)) {
 	var host time.Duration
 	var last []*tensors.Tensor
 	for range b.N {
 		began := time.Now()
-		m, err := trainer.TrainStep(nil, inputs, labels)
+		out, err := launch()
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -111,16 +119,9 @@ func benchTrainStep(b *testing.B, be backends.Backend, ctx *context.Context, spe
 		for _, t := range last {
 			t.MustFinalizeAll()
 		}
-		last = m
+		last = out
 	}
-	_ = tensors.ToScalar[float32](last[0]) // waits for the steps launched
-	reportHost(b, host)
-}
-
-// reportHost reports host_ms/op: the milliseconds an operation kept the host busy until it
-// returned, of the ns/op that also count the device's work. A device runs a step while the
-// host launches the next one, so where host_ms/op is close to ns/op the host bounds the loop.
-func reportHost(b *testing.B, host time.Duration) {
+	last[0].MaterializeLocal() // waits for the operations launched
 	b.ReportMetric(host.Seconds()*1e3/float64(b.N), "host_ms/op")
 }
 
@@ -151,22 +152,7 @@ func benchInference(b *testing.B, be backends.Backend, ctx *context.Context, spe
 		b.Fatal(err)
 	}
 	b.ResetTimer()
-	var host time.Duration
-	var last []*tensors.Tensor
-	for range b.N {
-		began := time.Now()
-		out, err := exec.Exec(args...)
-		if err != nil {
-			b.Fatal(err)
-		}
-		host += time.Since(began)
-		for _, t := range last {
-			t.MustFinalizeAll()
-		}
-		last = out
-	}
-	last[0].MaterializeLocal() // waits for the passes launched
-	reportHost(b, host)
+	launches(b, func() ([]*tensors.Tensor, error) { return exec.Exec(args...) })
 }
 
 // BenchmarkZINCTrainStep is one training step (forward, backward, Adam) of Subgraphormer with
