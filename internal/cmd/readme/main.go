@@ -42,7 +42,7 @@ var sections = map[string]func(root string) (string, error){
 	"molesol-starts": pairedSection([2]string{"GoMLX's start", "PyTorch's start"},
 		[2]string{"results/reproduction/molesol-sampling-gomlx-init", "results/reproduction/molesol-sampling"},
 		map[string]string{"subgraphormer-pe_ratio-1": "results/ogbg-molesol-paper"}, molesolSampling, 3,
-		"GoMLX's start: `results/reproduction/molesol-sampling-gomlx-init/`, PyTorch's: `results/reproduction/molesol-sampling/`."),
+		"GoMLX's start: `results/reproduction/molesol-sampling-gomlx-init/` (stopped once PyTorch's start was chosen; kept without checkpoints), PyTorch's: `results/reproduction/molesol-sampling/`."),
 	"molesol-authors-pooling": pairedSection([2]string{"ours (every kept product node pooled)", "ours with the authors' pooling"},
 		[2]string{"results/reproduction/molesol-sampling", "results/reproduction/molesol-authors-pooling"}, nil, molesolSampling, 3,
 		"the runs of `results/reproduction/molesol-sampling/` and, with `pooling=authors_mean` and otherwise the same recipe, of `results/reproduction/molesol-authors-pooling/` (`scripts/repro.sh run molesol-authors-pooling`)."),
