@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/core/distributed"
 	"github.com/gomlx/gomlx/pkg/core/shapes"
 	"github.com/gomlx/gomlx/pkg/core/tensors"
@@ -153,11 +154,15 @@ type epochData struct {
 	// dinputs and dlabels), laid out by sharding.
 	devices  int
 	sharding sharding
-	epoch    int
-	order    []int
-	pos      int // training graphs yielded so far in the epoch
-	source   *rand.PCG
-	rng      *rand.Rand // draws from source
+	// backend, if not nil, receives a batch's tensors on its device 0 while the batch is built
+	// ahead (one device): go-xla's Execute returns when the step is done on the device, so a
+	// transfer on the stepping goroutine would leave the device idle while it runs.
+	backend backends.Backend
+	epoch   int
+	order   []int
+	pos     int // training graphs yielded so far in the epoch
+	source  *rand.PCG
+	rng     *rand.Rand // draws from source
 	// random is source's state after the batches yielded so far, what a checkpoint saves: the
 	// batch built ahead has drawn from source already.
 	random []byte
@@ -308,10 +313,23 @@ func (d *epochData) build(from int) prefetched {
 		}
 	} else {
 		b.inputs, b.labels, b.err = d.batches.build(examples, roots, flips)
+		if b.err == nil && d.backend != nil {
+			b.err = toDevice(d.backend, append(b.inputs[:len(b.inputs):len(b.inputs)], b.labels...))
+		}
 	}
 	b.end = end
 	if b.err == nil {
 		b.random, b.err = d.source.MarshalBinary()
 	}
 	return b
+}
+
+// toDevice copies ts to the backend's device 0, where a training step reads them.
+func toDevice(backend backends.Backend, ts []*tensors.Tensor) error {
+	for _, t := range ts {
+		if err := t.MaterializeOnDevice(backend, false, 0); err != nil {
+			return err
+		}
+	}
+	return nil
 }

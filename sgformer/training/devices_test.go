@@ -483,3 +483,33 @@ func TestDevicesPredict(t *testing.T) {
 		}
 	}
 }
+
+// A batch built ahead for one device is on the backend's device when the step takes it (its
+// transfer ran beside the step before), and on the host without a backend.
+func TestBatchBuiltOnTheDevice(t *testing.T) {
+	be := xlatest.CPU(t)
+	task := syntheticTask(t, 20, 3)
+	cfg, err := ReadConfig(devicesContext(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	batches, err := newBatching(cfg, task.Spec).withProfile(task.examples(task.Train))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, backend := range []backends.Backend{be, nil} {
+		d := &epochData{task: task, batches: batches, seed: cfg.Seed, devices: 1, backend: backend}
+		d.start(1)
+		b, err := d.next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, x := range append(b.inputs, b.labels...) {
+			if got := x.IsOnDevice(0); got != (backend != nil) {
+				t.Errorf("backend %v: tensor %d of the batch (%s) on the device: %v", backend, i, x.Shape(), got)
+			}
+		}
+		b.free()
+		d.stop()
+	}
+}

@@ -12,12 +12,13 @@ import (
 
 // epochSteps runs an epoch's training steps: each batch through GoMLX's Trainer.TrainStep,
 // then the hooks the other parts add (stopper, progress, partialSaves), and sums the steps'
-// losses. A step's loss is read after the next step is launched: reading it waits for the step
-// to end on the device, and an accelerator whose host waited for each step before launching
-// the next would idle while the host transfers the next batch and launches it. GoMLX's
-// train.Loop reads every step's metrics before the next (its postStep), and it runs datasets
-// from their start, so the epochs here run their own steps: an epoch can start part-way (a run
-// resumed within an epoch) and from its own random stream (epochData.start).
+// losses. A step's loss is read after the next step is launched, so that a backend whose
+// launch returns before the step ends keeps its queue full (go-xla v0.1.4's Execute waits for
+// the device, so on XLA the batches' transfers are what moves off the stepping goroutine:
+// epochData.backend). GoMLX's train.Loop reads every step's metrics before the next (its
+// postStep), and it runs datasets from their start, so the epochs here run their own steps: an
+// epoch can start part-way (a run resumed within an epoch) and from its own random stream
+// (epochData.start).
 type epochSteps struct {
 	trainer *train.Trainer
 	data    *epochData

@@ -223,7 +223,7 @@ func newRun(ctx *context.Context, task *Task, opt Options) (*run, *partialEpoch,
 	if err != nil {
 		return nil, nil, err
 	}
-	data := &epochData{task: task, batches: batches, seed: cfg.Seed, devices: devices}
+	data := &epochData{task: task, batches: batches, seed: cfg.Seed, devices: devices, backend: opt.Backend}
 	r.progress = newProgress(opt, task.Name, data, cfg.Metric, st.Epoch, cfg.Epochs)
 	if devices > 1 {
 		if data.sharding, err = newSharding(devices); err != nil {
