@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The backends side by side, in one call on one machine (about 20 minutes on 2 cores): the
-# pure-Go backend, XLA's CPU plugin (sgformer install-xla) and PyTorch Geometric
+# The backends side by side, in one call on one machine (about 25 minutes on 2 cores): the
+# pure-Go backend, XLA's CPU plugin (sgformer install-xla), the same with glibc's default
+# allocator (xla:cpu-system: SGFORMER_MALLOC=system, sgformer/backend/malloc.go) and PyTorch Geometric
 # (bench/pyg/subgraphormer_pyg.py, torch and torch-geometric from PyPI in $SGFORMER_PYG_VENV,
 # default build/venv-pyg, installed with the pinned versions below when missing):
 #   - ZINC-12k recipe (6 × 96, k = 8, MLP layer encoders), 128 molecules: one training step and
@@ -35,14 +36,15 @@ go build -o "$tmp/sgformer" ./cmd/sgformer
 plugin=$("$tmp/sgformer" install-xla)
 go test -c -o "$tmp/training.test" ./sgformer/training
 go test -c -o "$tmp/backend.test" ./sgformer/backend
+malloc() { [[ $1 == *-system ]] && echo system || echo sgformer; } # SGFORMER_MALLOC of a row
 timed() { /usr/bin/time -f 'peak RSS %M kB, wall %e s, CPU %P' "$@" || echo "exit status $?"; }
 {
 	echo "# scripts/bench-backends.sh at $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . || echo ' with uncommitted changes')"
 	echo "# $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "# $(go version | cut -d' ' -f3), XLA CPU plugin $(echo "$plugin" | sed -n 's/.*"package":"\([^"]*\)".*"version":"\([^"]*\)".*/\1 \2/p'), $("$venv/bin/python" -c 'import torch, torch_geometric; print(f"torch {torch.__version__} ({torch.get_num_threads()} threads), torch-geometric {torch_geometric.__version__}")')"
-	for b in go xla:cpu; do
+	for b in go xla:cpu xla:cpu-system; do
 		echo "== zinc $b"
-		(cd sgformer/training && GOMLX_BACKEND=$b timed "$tmp/training.test" -test.run '^$' -test.bench '^BenchmarkZINC(TrainStep|Inference)/sparse$' -test.benchtime 3x -test.benchmem)
+		(cd sgformer/training && GOMLX_BACKEND=${b%-system} SGFORMER_MALLOC=$(malloc "$b") timed "$tmp/training.test" -test.run '^$' -test.bench '^BenchmarkZINC(TrainStep|Inference)/sparse$' -test.benchtime 3x -test.benchmem)
 	done
 	echo "== zinc pyg"
 	timed "$venv/bin/python" bench/pyg/subgraphormer_pyg.py --data "$SGFORMER_DATA/zinc12k" --product precomputed \
@@ -55,10 +57,10 @@ timed() { /usr/bin/time -f 'peak RSS %M kB, wall %e s, CPU %P' "$@" || echo "exi
 	(cd sgformer/training && GOMLX_BACKEND=xla:cpu XLA_FLAGS="--xla_dump_to=$tmp/dump --xla_dump_hlo_as_text" \
 		"$tmp/training.test" -test.run '^$' -test.bench '^BenchmarkZINC(TrainStep|Inference)/sparse$' -test.benchtime 1x >/dev/null)
 	go run ./internal/cmd/hloflops "$tmp/dump"
-	for b in go xla:cpu; do
+	for b in go xla:cpu xla:cpu-system; do
 		echo "== molesol $b"
-		timed "$tmp/sgformer" train --dataset ogbg-molesol --data-dir "$SGFORMER_DATA/ogbg_molesol" --epochs 5 --backend "$b" \
-			--cache-dir "$tmp/cache" --out "$tmp/molesol-$b" 2>/dev/null
+		SGFORMER_MALLOC=$(malloc "$b") SGFORMER_XLA_CACHE="$tmp/xla-cache-$b" timed "$tmp/sgformer" train --dataset ogbg-molesol \
+			--data-dir "$SGFORMER_DATA/ogbg_molesol" --epochs 5 --backend "${b%-system}" --cache-dir "$tmp/cache" --out "$tmp/molesol-$b" 2>/dev/null
 		echo "epoch seconds: $(sed -n 's/.*"seconds":\([0-9.]*\).*/\1/p' "$tmp/molesol-$b/metrics.jsonl" | xargs)"
 		echo "epoch programs: $(sed -n 's/.*"programs":\([0-9]*\).*/\1/p' "$tmp/molesol-$b/metrics.jsonl" | xargs)"
 	done

@@ -18,6 +18,9 @@
 //   - Compilation: GoMLX compiles each program again in every process. New puts a cache on disk
 //     behind the XLA plugin's compile call (compilecache.go), so that a resumed run, a second
 //     seed or a notebook cell run again loads its programs instead.
+//   - Memory: glibc's malloc maps XLA's large temporary buffers afresh for each execution and
+//     unmaps them after; the package sets it, when the process starts, to reuse them (malloc.go,
+//     MallocTuned).
 //   - BatchNorm: the pure-Go backend lacks the BatchNorm ops and GoMLX's layer has no mask; the
 //     model package has its own masked BatchNorm.
 package backend

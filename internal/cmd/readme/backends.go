@@ -26,7 +26,7 @@ func backendsSection(file string) func(root string) (string, error) {
 			molesol                   []string
 			steady                    string
 		}
-		rows := map[string]*row{"go": {}, "xla:cpu": {}, "pyg": {}}
+		rows := map[string]*row{"go": {}, "xla:cpu": {}, "xla:cpu-system": {}, "pyg": {}}
 		var trainFLOPs, inferFLOPs float64
 		epochSeconds := func(p *part) ([]string, error) {
 			var secs []string
@@ -110,14 +110,20 @@ func backendsSection(file string) func(root string) (string, error) {
 		var b strings.Builder
 		fmt.Fprintf(&b, "`%s` (%s):\n\n", file, strings.Join(header, "; "))
 		b.WriteString("| backend | ZINC training step, s | GFLOP/s | ZINC inference, s | GFLOP/s | matrix-product peak, GFLOP/s | peak RSS (ZINC), GiB | ogbg-molesol epochs 1-5, s (programs compiled) | ogbg-molesol steady epoch, s |\n|---|---:|---:|---:|---:|---:|---:|---|---:|\n")
-		for _, name := range []string{"go", "xla:cpu", "pyg"} {
+		for _, name := range []string{"go", "xla:cpu", "xla:cpu-system", "pyg"} {
 			r := rows[name]
+			if name == "xla:cpu-system" && r.train == 0 && r.infer == 0 {
+				continue // measured since 2026-11-27
+			}
 			if r.train == 0 || r.infer == 0 {
 				return "", fmt.Errorf("%s: no ZINC results for %s", file, name)
 			}
 			label, peak, molesol, steady := "`"+name+"`", "—", strings.Join(r.molesol, ", "), cmp.Or(r.steady, "—")
 			if r.peak > 0 {
 				peak = fmt.Sprintf("%.0f", r.peak)
+			}
+			if name == "xla:cpu-system" {
+				label = "`xla:cpu`, glibc's default allocator (`SGFORMER_MALLOC=system`)"
 			}
 			if name == "pyg" {
 				label, molesol = "PyTorch Geometric", "the authors' code, "+strings.Join(authors, "; ")

@@ -1,0 +1,56 @@
+package backend
+
+/*
+#include <stdlib.h>
+#include <string.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+extern char **environ;
+
+static int sgformer_malloc_tuned = 0;
+
+// sgformer_tune_malloc runs when the process starts, before any thread: glibc fixes the number
+// of arenas when a second thread first allocates, so mallopt later would come too late. It keeps
+// large blocks in one reused heap (one arena, no mmap for large blocks, no trimming: -1
+// disables it, mallopt(3)), unless the user set glibc's allocator through MALLOC_* or GLIBC_TUNABLES.
+__attribute__((constructor)) static void sgformer_tune_malloc(void) {
+	const char *choice = getenv("SGFORMER_MALLOC");
+	if (choice != NULL && strcmp(choice, "system") == 0) return;
+	for (char **e = environ; e != NULL && *e != NULL; e++) {
+		if (strncmp(*e, "MALLOC_", 7) == 0 || strncmp(*e, "GLIBC_TUNABLES=", 15) == 0) return;
+	}
+	int ok = mallopt(M_ARENA_MAX, 1);
+	ok &= mallopt(M_MMAP_MAX, 0);
+	ok &= mallopt(M_TRIM_THRESHOLD, -1);
+	sgformer_malloc_tuned = ok;
+}
+
+static int sgformer_malloc_is_tuned(void) { return sgformer_malloc_tuned; }
+
+// sgformer_heap_block reports whether a block of n bytes from malloc comes from the heap (1)
+// or from mmap (0): glibc marks a block it mmapped with bit 2 of the size word before it.
+static int sgformer_heap_block(size_t n) {
+	void *p = malloc(n);
+	if (p == NULL) return -1;
+	int heap = (((size_t *)p)[-1] & 2) == 0;
+	free(p);
+	return heap;
+}
+#else
+static int sgformer_malloc_is_tuned(void) { return 0; }
+static int sgformer_heap_block(size_t n) { return -1; }
+#endif
+*/
+import "C"
+
+// MallocTuned reports whether glibc's allocator was set, when the process started, to keep
+// large blocks in one reused heap: one arena, no mmap for large blocks, no trimming. XLA
+// allocates each execution's temporaries (gigabytes for a ZINC-12k training step) with malloc;
+// by default glibc maps each large block afresh and unmaps it when freed, so every execution
+// faults its pages in again, and unmaps them from every thread. A user's own MALLOC_* or
+// GLIBC_TUNABLES settings win: nothing is set then (and on a C library other than glibc).
+func MallocTuned() bool { return C.sgformer_malloc_is_tuned() == 1 }
+
+// heapBlock reports whether malloc serves a block of n bytes from its heap (1), from mmap (0),
+// or cannot say (-1: not glibc, or no memory).
+func heapBlock(n int) int { return int(C.sgformer_heap_block(C.size_t(n))) }
