@@ -324,10 +324,11 @@ func (d *epochData) build(from int) prefetched {
 	return b
 }
 
-// toDevice copies ts to the backend's device 0, where a training step reads them.
+// toDevice copies ts to the backend's device 0, where a training step reads them, as the step
+// would (into buffers shared with the host where the backend has them: XLA's CPU plugin).
 func toDevice(backend backends.Backend, ts []*tensors.Tensor) error {
 	for _, t := range ts {
-		if err := t.MaterializeOnDevice(backend, false, 0); err != nil {
+		if err := t.MaterializeOnDevice(backend, true, 0); err != nil {
 			return err
 		}
 	}
