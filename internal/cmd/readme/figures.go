@@ -14,6 +14,7 @@ import (
 // renderer.
 var figures = map[string]func(root string) (*plots.Figure, error){
 	"docs/figures/reproduction-molesol-sampling.svg": tableFigure(molesolSamplingTable, molesol, "ogbg-molesol: the paper and ours", "test RMSE"),
+	"docs/figures/reproduction-molbace-sampling.svg": tableFigure(molbaceSamplingTable, molbace, "ogbg-molbace: the paper and ours", "test ROC-AUC (%)"),
 }
 
 // tableFigure draws a sampling table's cells of dataset against the sampling ratio: per row the
