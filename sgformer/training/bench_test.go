@@ -104,8 +104,9 @@ func benchTrainStep(b *testing.B, be backends.Backend, ctx *context.Context, spe
 
 // launches runs launch b.N times and waits for the last one's outputs, and reports
 // host_ms/op: the milliseconds a launch kept the host busy until it returned, of the ns/op that
-// also count the device's work. A device runs an operation while the host launches the next
-// one, so where host_ms/op is close to ns/op the host bounds the loop.
+// also count the device's work. Where host_ms/op is close to ns/op, either the host bounds the
+// loop or the launch returns only when the device is done (go-xla v0.1.4's Execute waits for
+// it: docs/gpu.md, "What bounds the step").
 func launches(b *testing.B, launch func() ([]*tensors.Tensor, error)) {
 	var host time.Duration
 	var last []*tensors.Tensor

@@ -314,7 +314,7 @@ func (d *epochData) build(from int) prefetched {
 	} else {
 		b.inputs, b.labels, b.err = d.batches.build(examples, roots, flips)
 		if b.err == nil && d.backend != nil {
-			b.err = toDevice(d.backend, append(b.inputs[:len(b.inputs):len(b.inputs)], b.labels...))
+			b.err = toDevice(d.backend, b.inputs, b.labels)
 		}
 	}
 	b.end = end
@@ -324,12 +324,15 @@ func (d *epochData) build(from int) prefetched {
 	return b
 }
 
-// toDevice copies ts to the backend's device 0, where a training step reads them, as the step
-// would (into buffers shared with the host where the backend has them: XLA's CPU plugin).
-func toDevice(backend backends.Backend, ts []*tensors.Tensor) error {
-	for _, t := range ts {
-		if err := t.MaterializeOnDevice(backend, true, 0); err != nil {
-			return err
+// toDevice copies the tensors of groups to the backend's device 0, where a training step reads
+// them, as the step would (into buffers shared with the host where the backend has them: XLA's
+// CPU plugin).
+func toDevice(backend backends.Backend, groups ...[]*tensors.Tensor) error {
+	for _, ts := range groups {
+		for _, t := range ts {
+			if err := t.MaterializeOnDevice(backend, true, 0); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
