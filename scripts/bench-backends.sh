@@ -5,7 +5,8 @@
 # (bench/pyg/subgraphormer_pyg.py, torch and torch-geometric from PyPI in $SGFORMER_PYG_VENV,
 # default build/venv-pyg, installed with the pinned versions below when missing):
 #   - ZINC-12k recipe (6 × 96, k = 8, MLP layer encoders), 128 molecules: one training step and
-#     one inference pass (BenchmarkZINCTrainStep/Inference, after a first call that compiles;
+#     one inference pass (BenchmarkZINCTrainStep/Inference: the median of 5 executions after one
+#     that compiles and one that warms up;
 #     for PyG, the median over epochs 2-3 of 384 training and 384 test molecules, per batch);
 #     the arithmetic of both, counted in the programs XLA compiled for them (internal/cmd/hloflops
 #     on an XLA dump), against each backend's practical peak (BenchmarkMatMul);
@@ -44,7 +45,7 @@ timed() { /usr/bin/time -f 'peak RSS %M kB, wall %e s, CPU %P' "$@" || echo "exi
 	echo "# $(go version | cut -d' ' -f3), XLA CPU plugin $(echo "$plugin" | sed -n 's/.*"package":"\([^"]*\)".*"version":"\([^"]*\)".*/\1 \2/p'), $("$venv/bin/python" -c 'import torch, torch_geometric; print(f"torch {torch.__version__} ({torch.get_num_threads()} threads), torch-geometric {torch_geometric.__version__}")')"
 	for b in go xla:cpu xla:cpu-system; do
 		echo "== zinc $b"
-		(cd sgformer/training && GOMLX_BACKEND=${b%-system} SGFORMER_MALLOC=$(malloc "$b") timed "$tmp/training.test" -test.run '^$' -test.bench '^BenchmarkZINC(TrainStep|Inference)/sparse$' -test.benchtime 3x -test.benchmem)
+		(cd sgformer/training && GOMLX_BACKEND=${b%-system} SGFORMER_MALLOC=$(malloc "$b") timed "$tmp/training.test" -test.run '^$' -test.bench '^BenchmarkZINC(TrainStep|Inference)/sparse$' -test.benchtime 5x -test.benchmem)
 	done
 	echo "== zinc pyg"
 	timed "$venv/bin/python" bench/pyg/subgraphormer_pyg.py --data "$SGFORMER_DATA/zinc12k" --product precomputed \

@@ -33,6 +33,42 @@ func BenchmarkMatMul(b *testing.B) {
 	}
 }
 
+// BenchmarkProducts are the matrix products of a ZINC-12k training step on 128 molecules
+// (80,666 product nodes, 96 features in, 32 or 96 out: sgformer/training's BenchmarkZINCTrainStep),
+// in GFLOP/s on the backend ($GOMLX_BACKEND, else the default), each as the step has it: the
+// forward's x·W, the backward's adjoint V·Wᵀ for x, and xᵀ·V for W, which contracts the long node
+// axis into a small matrix (scripts/profile-xla-cpu.sh).
+func BenchmarkProducts(b *testing.B) {
+	be, err := New("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	const n, in = 80666, 96
+	for _, out := range []int{32, 96} {
+		x := tensors.FromShape(shapes.Make(dtypes.Float32, n, in))
+		w := tensors.FromShape(shapes.Make(dtypes.Float32, in, out))
+		v := tensors.FromShape(shapes.Make(dtypes.Float32, n, out))
+		for _, c := range []struct {
+			name string
+			fn   func(x, w, v *Node) *Node
+		}{
+			{"x·W", func(x, w, v *Node) *Node { return DotGeneral(x, []int{1}, nil, w, []int{0}, nil) }},
+			{"V·Wᵀ", func(x, w, v *Node) *Node { return DotGeneral(v, []int{1}, nil, w, []int{1}, nil) }},
+			{"xᵀ·V", func(x, w, v *Node) *Node { return DotGeneral(x, []int{0}, nil, v, []int{0}, nil) }},
+		} {
+			b.Run(fmt.Sprintf("%dx%d/%s", in, out, c.name), func(b *testing.B) {
+				exec := MustNewExec(be, c.fn)
+				exec.MustExec(x, w, v)[0].MustFinalizeAll() // compiles
+				b.ResetTimer()
+				for range b.N {
+					exec.MustExec(x, w, v)[0].MustFinalizeAll()
+				}
+				b.ReportMetric(2*n*in*float64(out)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}
+
 // BenchmarkDotGradient is why fastgrad.go exists: the gradient of a dense layer's product
 // (x [N, 96] · W [96, 96], N = 8,192 nodes, a sum as the loss) built with GoMLX's own
 // DotGeneral gradient, which materialises an [N, 96, 96] product, and with fastDotGeneralVJP,

@@ -7,8 +7,11 @@
 // its name, the number of dot instructions and their floating-point operations, 2·K per output
 // element of each dot, K the product of its contracting dimensions. Dots are where a model's
 // arithmetic is (the dense layers, attention's products); the gathers and scatters of message
-// passing move memory and are not counted. A module with loops would run its dots more than
-// once: a while instruction is an error rather than an undercount.
+// passing move memory and are not counted, but they are in its census of instructions: how many
+// of each opcode the module holds, fused or not, and its fusions by kind (loop, input, output;
+// "library" for those handed whole to a library, YNNPACK or XNNPACK, kind=kCustom). A module
+// with loops would run its dots more than once: a while instruction is an error rather than an
+// undercount.
 package main
 
 import (
@@ -30,18 +33,25 @@ type Module struct {
 	File     string  `json:"file"`
 	Dots     int     `json:"dots"`
 	DotFLOPs float64 `json:"dot_flops"`
+	// Ops counts the module's instructions by opcode (parameters, constants and tuples' parts
+	// left out), and its fusions by kind under "fusion:loop", "fusion:library" and so on.
+	Ops map[string]int `json:"ops"`
 }
+
+// uncounted are the opcodes Ops leaves out: no work of their own.
+var uncounted = map[string]bool{"parameter": true, "constant": true, "get-tuple-element": true, "tuple": true, "bitcast": true}
 
 var (
 	// instruction is "%name = TYPE[d0,d1,...]{layout} opcode(", possibly after ROOT.
 	instruction = regexp.MustCompile(`^\s*(?:ROOT\s+)?%(\S+)\s*=\s*[a-z0-9]+\[([0-9,]*)\]\S*\s+([a-z-]+)\(([^)]*)\)(.*)$`)
 	operand     = regexp.MustCompile(`%([^\s,)]+)`)
 	contracting = regexp.MustCompile(`lhs_contracting_dims=\{([0-9,]*)\}`)
+	fusionKind  = regexp.MustCompile(`kind=k([A-Za-z]+)`)
 )
 
 // Count reads one after-optimisations dump.
 func Count(name string, r io.Reader) (Module, error) {
-	m := Module{Name: name}
+	m := Module{Name: name, Ops: map[string]int{}}
 	dims := map[string][]int{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
@@ -55,6 +65,16 @@ func Count(name string, r io.Reader) (Module, error) {
 			return m, fmt.Errorf("line %d: shape [%s]: %w", line, f[2], err)
 		}
 		dims[f[1]] = out
+		if !uncounted[f[3]] {
+			m.Ops[f[3]]++
+		}
+		if k := fusionKind.FindStringSubmatch(f[5]); f[3] == "fusion" && k != nil {
+			kind := strings.ToLower(k[1])
+			if kind == "custom" {
+				kind = "library"
+			}
+			m.Ops["fusion:"+kind]++
+		}
 		switch f[3] {
 		case "while":
 			return m, fmt.Errorf("line %d: a while loop: its dots would run an unknown number of times", line)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,6 +54,35 @@ ENTRY %main {
 		case m.Dots != c.dots || m.DotFLOPs != c.flops:
 			t.Errorf("%s: %d dots, %g FLOPs; want %d, %g", c.name, m.Dots, m.DotFLOPs, c.dots, c.flops)
 		}
+	}
+}
+
+// The census counts instructions by opcode, fused ones too, and fusions by kind.
+func TestCountOps(t *testing.T) {
+	hlo := `
+%fused_computation (param_0: f32[10,4], param_1: s32[6,1], param_2: f32[6,4]) -> f32[10,4] {
+  %param_0 = f32[10,4]{1,0} parameter(0)
+  %param_1 = s32[6,1]{1,0} parameter(1)
+  %param_2 = f32[6,4]{1,0} parameter(2)
+  ROOT %scatter.1 = f32[10,4]{1,0} scatter(%param_0, %param_1, %param_2), update_window_dims={1}, to_apply=%add
+}
+ENTRY %main {
+  %p0 = f32[10,4]{1,0} parameter(0)
+  %p1 = s32[6,1]{1,0} parameter(1)
+  %c = f32[] constant(0)
+  %g = f32[6,4]{1,0} gather(%p0, %p1), offset_dims={1}, slice_sizes={1,4}
+  %s = f32[10,4]{1,0} fusion(%p0, %p1, %g), kind=kLoop, calls=%fused_computation
+  %y = f32[10,4]{1,0} fusion(%s, %p0), kind=kCustom, calls=%ynn, backend_config={"fusion_config":{"kind":"__ynn_fusion"}}
+  %b = f32[40]{0} bitcast(%y)
+  ROOT %d = f32[4,4]{1,0} dot(%y, %s), lhs_contracting_dims={0}, rhs_contracting_dims={0}
+}`
+	m, err := Count("m", strings.NewReader(hlo))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"scatter": 1, "gather": 1, "fusion": 2, "fusion:loop": 1, "fusion:library": 1, "dot": 1}
+	if !maps.Equal(m.Ops, want) {
+		t.Errorf("ops %v, want %v", m.Ops, want)
 	}
 }
 

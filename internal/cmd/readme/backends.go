@@ -82,9 +82,9 @@ func backendsSection(file string) func(root string) (string, error) {
 			case f[0] == "zinc" && r != nil:
 				for _, b := range p.bench {
 					if strings.HasPrefix(b.name, "ZINCTrainStep") {
-						r.train = b.seconds
+						r.train = b.step()
 					} else if strings.HasPrefix(b.name, "ZINCInference") {
-						r.infer = b.seconds
+						r.infer = b.step()
 					}
 				}
 				r.rssKB = p.rssKB
@@ -137,6 +137,7 @@ func backendsSection(file string) func(root string) (string, error) {
 		fmt.Fprintf(&b, "\nGFLOP/s: the matrix products of the step (%.1f GFLOP: forward, backward and Adam) and of the inference pass (%.1f GFLOP), "+
 			"counted in the programs XLA compiled for them, over each backend's time; the same arithmetic is credited to every row. "+
 			"The gathers and scatters of message passing move memory and are not counted. "+
+			"Steps and passes: the median execution (the mean in results from before 2026-11-27) after one that compiles and, since then, one that warms up. "+
 			"Peak: the faster of the products of two n × n float32 matrices, n = 512 and 2048, on the same backend (`BenchmarkMatMul`). "+
 			"ogbg-molesol: the paper's recipe from an empty compile cache, so that an epoch meeting new batch shapes compiles their programs (in brackets where it did); "+
 			"the steady epoch is the median of the epochs that compiled none (— where the output does not say).\n", trainFLOPs/1e9, inferFLOPs/1e9)

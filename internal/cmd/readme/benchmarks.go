@@ -20,6 +20,15 @@ type benchResult struct {
 	metrics map[string]float64
 }
 
+// step is a benchmark's typical execution: the median one (median_ms/op, which the ZINC
+// benchmarks report since 2026-11-27) where it has one, else the mean (ns/op).
+func (r benchResult) step() float64 {
+	if m, ok := r.metrics["median_ms/op"]; ok {
+		return m / 1e3
+	}
+	return r.seconds
+}
+
 func parseBench(line string) (benchResult, bool) {
 	m := benchLine.FindStringSubmatch(line)
 	if m == nil {
