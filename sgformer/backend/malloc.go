@@ -11,18 +11,19 @@ static int sgformer_malloc_tuned = 0;
 
 // sgformer_tune_malloc runs when the process starts, before any thread: glibc fixes the number
 // of arenas when a second thread first allocates, so mallopt later would come too late. It keeps
-// large blocks in one reused heap: no mmap for large blocks (a block too large for a thread's
-// arena is then served by the main one), no trimming (-1 disables it, mallopt(3)), and two
-// arenas: with more, thread arenas shrink and grow their own heaps each execution again; with
-// one, XLA's compiler threads wait on its lock. Unless the user set glibc's allocator through
-// MALLOC_* or GLIBC_TUNABLES.
+// large blocks in one reused heap: no mmap for large blocks, no trimming (-1 disables it,
+// mallopt(3)), and one arena. A second arena's heap holds at most 64 MiB, and glibc serves a
+// larger block for a thread bound to it with mmap whatever M_MMAP_MAX says, unmapping it when
+// freed: a ZINC-12k step whose temporaries came from there faulted them in again every
+// execution. One arena costs XLA's compiler threads some waiting on its lock. Unless the user
+// set glibc's allocator through MALLOC_* or GLIBC_TUNABLES.
 __attribute__((constructor)) static void sgformer_tune_malloc(void) {
 	const char *choice = getenv("SGFORMER_MALLOC");
 	if (choice != NULL && strcmp(choice, "system") == 0) return;
 	for (char **e = environ; e != NULL && *e != NULL; e++) {
 		if (strncmp(*e, "MALLOC_", 7) == 0 || strncmp(*e, "GLIBC_TUNABLES=", 15) == 0) return;
 	}
-	int ok = mallopt(M_ARENA_MAX, 2);
+	int ok = mallopt(M_ARENA_MAX, 1);
 	ok &= mallopt(M_MMAP_MAX, 0);
 	ok &= mallopt(M_TRIM_THRESHOLD, -1);
 	sgformer_malloc_tuned = ok;
@@ -47,7 +48,7 @@ static int sgformer_heap_block(size_t n) { return -1; }
 import "C"
 
 // MallocTuned reports whether glibc's allocator was set, when the process started, to keep
-// large blocks in one reused heap: two arenas, no mmap for large blocks, no trimming. XLA
+// large blocks in one reused heap: one arena, no mmap for large blocks, no trimming. XLA
 // allocates each execution's temporaries (gigabytes for a ZINC-12k training step) with malloc;
 // by default glibc maps each large block afresh and unmaps it when freed, so every execution
 // faults its pages in again, and unmaps them from every thread. A user's own MALLOC_* or

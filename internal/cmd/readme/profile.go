@@ -1,0 +1,138 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// profileCategories are scripts/profile-xla-cpu.sh's categories of CPU samples, in the order
+// and with the words the table gives them.
+var profileCategories = []struct{ key, label string }{
+	{"plugin", "the plugin's own code: the matrix products (YNNPACK's and Eigen's kernels, their packing of operands), XLA's runtime"},
+	{"generated", "kernels XLA generated for the program (fusions: elementwise work, reductions, gathers, scatters)"},
+	{"kernel", "the Linux kernel (page faults, scheduling)"},
+	{"libc", "libc (malloc, memset)"},
+	{"go", "Go"},
+	{"other", "other"},
+}
+
+// profileSection renders scripts/profile-xla-cpu.sh's output: for the ZINC training step and
+// inference pass on xla:cpu, the share of CPU samples in each kind of code over 8 steady
+// executions, and the census of the instructions of the programs XLA compiled for them.
+func profileSection(file string) func(root string) (string, error) {
+	return func(root string) (string, error) {
+		header, parts, err := readParts(filepath.Join(root, file))
+		if err != nil {
+			return "", err
+		}
+		type column struct {
+			seconds    float64
+			executions float64
+			hz         float64
+			samples    map[string]float64
+			total      float64
+		}
+		columns := map[string]*column{}
+		var census []map[string]any
+		products := map[string]map[string]float64{} // product → its output width → GFLOP/s
+		var peak float64
+		for _, p := range parts {
+			switch p.name {
+			case "TrainStep", "Inference":
+				if len(p.bench) != 1 || len(p.records) != 1 {
+					return "", fmt.Errorf("%s: %s: want one benchmark line and one JSON line", file, p.name)
+				}
+				c := &column{seconds: p.bench[0].seconds, samples: map[string]float64{}}
+				r := p.records[0]
+				c.executions, _ = r["executions"].(float64)
+				c.hz, _ = r["hz"].(float64)
+				s, _ := r["samples"].(map[string]any)
+				for k, v := range s {
+					n, _ := v.(float64)
+					known := false
+					for _, cat := range profileCategories {
+						known = known || cat.key == k
+					}
+					if !known {
+						return "", fmt.Errorf("%s: %s: unknown category %q", file, p.name, k)
+					}
+					c.samples[k] = n
+					c.total += n
+				}
+				if c.total == 0 || c.executions == 0 || c.hz == 0 {
+					return "", fmt.Errorf("%s: %s: no samples", file, p.name)
+				}
+				columns[p.name] = c
+			case "products":
+				for _, r := range p.bench { // "Products/96x32/x·W", "MatMul/2048"
+					f := strings.Split(r.name, "/")
+					switch {
+					case len(f) == 3 && f[0] == "Products":
+						if products[f[2]] == nil {
+							products[f[2]] = map[string]float64{}
+						}
+						products[f[2]][f[1]] = r.metrics["GFLOP/s"]
+					case f[0] == "MatMul":
+						peak = max(peak, r.metrics["GFLOP/s"])
+					}
+				}
+			case "census":
+				for _, m := range p.records {
+					if name, _ := m["module"].(string); strings.HasPrefix(name, "Trainer") || strings.Contains(name, "benchInference") {
+						census = append(census, m)
+					}
+				}
+			}
+		}
+		train, infer := columns["TrainStep"], columns["Inference"]
+		if train == nil || infer == nil || len(census) != 2 || len(products) != 3 || peak == 0 {
+			return "", fmt.Errorf("%s: want the parts TrainStep, Inference, products (three, and the peak) and a census of the two programs", file)
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "`%s` (%s):\n\n", file, strings.Join(header, "; "))
+		b.WriteString("| where the CPU was, share of samples | ZINC training step | ZINC inference pass |\n|---|---:|---:|\n")
+		for _, cat := range profileCategories {
+			if train.samples[cat.key] == 0 && infer.samples[cat.key] == 0 {
+				continue
+			}
+			fmt.Fprintf(&b, "| %s | %.0f %% | %.0f %% |\n", cat.label, 100*train.samples[cat.key]/train.total, 100*infer.samples[cat.key]/infer.total)
+		}
+		busy := func(c *column) string { // CPU-seconds sampled per execution over its wall seconds
+			return fmt.Sprintf("%.2f s, %.1f cores busy", c.seconds, c.total/c.hz/c.executions/c.seconds)
+		}
+		fmt.Fprintf(&b, "| one execution (`ns/op`), and the cores the samples kept busy | %s | %s |\n", busy(train), busy(infer))
+		b.WriteString("\n| a product of the step, 80,666 nodes × 96 features | GFLOP/s, W 96 × 32 | GFLOP/s, W 96 × 96 |\n|---|---:|---:|\n")
+		for _, p := range []struct{ key, label string }{
+			{"x·W", "x·W (forward)"}, {"V·Wᵀ", "V·Wᵀ (backward, for x)"}, {"xᵀ·V", "xᵀ·V (backward, for W: the node axis contracted)"},
+		} {
+			r, ok := products[p.key]
+			if !ok {
+				return "", fmt.Errorf("%s: no product %s", file, p.key)
+			}
+			fmt.Fprintf(&b, "| %s | %.0f | %.0f |\n", p.label, r["96x32"], r["96x96"])
+		}
+		fmt.Fprintf(&b, "| the backend's peak: n × n by n × n, n = 512 and 2048, the faster | %.0f | |\n", peak)
+		b.WriteString("\n| program XLA compiled | instructions | fusions (generated / library) | products (dot) | gathers | scatters | copies | reductions |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
+		for _, m := range census {
+			ops, _ := m["ops"].(map[string]any)
+			n := func(k string) int { v, _ := ops[k].(float64); return int(v) }
+			total := 0
+			for k := range ops {
+				if !strings.Contains(k, ":") {
+					total += n(k)
+				}
+			}
+			name := "training step"
+			if strings.Contains(m["module"].(string), "benchInference") {
+				name = "inference pass"
+			}
+			fmt.Fprintf(&b, "| %s | %d | %d (%d / %d) | %d | %d | %d | %d | %d |\n", name, total, n("fusion"),
+				n("fusion")-n("fusion:library"), n("fusion:library"), n("dot"), n("gather"), n("scatter"), n("copy"), n("reduce"))
+		}
+		fmt.Fprintf(&b, "\nSamples: perf at %.0f Hz, the difference between runs of 10 and 2 timed executions (%.0f executions' worth; setup and compilation cancel). "+
+			"Census: every instruction of the optimised program, inside fusions too (internal/cmd/hloflops), parameters, constants and bitcasts left out; "+
+			"library fusions are the parts XLA hands whole to YNNPACK (products with what is fused around them).\n", train.hz, train.executions)
+		return b.String(), nil
+	}
+}
