@@ -20,7 +20,7 @@
 //     seed or a notebook cell run again loads its programs instead.
 //   - Memory: glibc's malloc maps XLA's large temporary buffers afresh for each execution and
 //     unmaps them after; the package sets it, when the process starts, to reuse them (malloc.go,
-//     MallocTuned).
+//     MallocArenas).
 //   - BatchNorm: the pure-Go backend lacks the BatchNorm ops and GoMLX's layer has no mask; the
 //     model package has its own masked BatchNorm.
 package backend
