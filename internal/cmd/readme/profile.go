@@ -31,7 +31,7 @@ func profileSection(file string) func(root string) (string, error) {
 			executions float64
 			hz         float64
 			samples    map[string]float64
-			total      float64
+			total      float64 // of samples
 		}
 		columns := map[string]*column{}
 		var census []map[string]any
@@ -98,10 +98,7 @@ func profileSection(file string) func(root string) (string, error) {
 			}
 			fmt.Fprintf(&b, "| %s | %.0f %% | %.0f %% |\n", cat.label, 100*train.samples[cat.key]/train.total, 100*infer.samples[cat.key]/infer.total)
 		}
-		busy := func(c *column) string { // CPU-seconds sampled per execution over its wall seconds
-			return fmt.Sprintf("%.2f s, %.1f cores busy", c.seconds, c.total/c.hz/c.executions/c.seconds)
-		}
-		fmt.Fprintf(&b, "| one execution (`ns/op`), and the cores the samples kept busy | %s | %s |\n", busy(train), busy(infer))
+		fmt.Fprintf(&b, "| one execution (`ns/op`) | %.2f s | %.2f s |\n", train.seconds, infer.seconds)
 		b.WriteString("\n| a product of the step, 80,666 nodes × 96 features | GFLOP/s, W 96 × 32 | GFLOP/s, W 96 × 96 |\n|---|---:|---:|\n")
 		for _, p := range []struct{ key, label string }{
 			{"x·W", "x·W (forward)"}, {"V·Wᵀ", "V·Wᵀ (backward, for x)"}, {"xᵀ·V", "xᵀ·V (backward, for W: the node axis contracted)"},
@@ -130,7 +127,7 @@ func profileSection(file string) func(root string) (string, error) {
 			fmt.Fprintf(&b, "| %s | %d | %d (%d / %d) | %d | %d | %d | %d | %d |\n", name, total, n("fusion"),
 				n("fusion")-n("fusion:library"), n("fusion:library"), n("dot"), n("gather"), n("scatter"), n("copy"), n("reduce"))
 		}
-		fmt.Fprintf(&b, "\nSamples: perf at %.0f Hz, the difference between runs of 10 and 2 timed executions (%.0f executions' worth; setup and compilation cancel). "+
+		fmt.Fprintf(&b, "\nSamples: perf at %.0f Hz, the difference between runs of 10 and 2 timed executions (%.0f executions' worth; setup and compilation cancel, up to their own noise, which weighs most in the short inference passes). "+
 			"Census: every instruction of the optimised program, inside fusions too (internal/cmd/hloflops), parameters, constants and bitcasts left out; "+
 			"library fusions are the parts XLA hands whole to YNNPACK (products with what is fused around them).\n", train.hz, train.executions)
 		return b.String(), nil
