@@ -9,7 +9,7 @@ package backend
 #include <malloc.h>
 extern char **environ;
 
-static int sgformer_malloc_tuned = 0;
+static int sgformer_arenas = 0; // set by sgformer_tune_malloc; 0 where it set nothing
 
 // sgformer_for_gpu reports whether the process is to run XLA on a GPU: GOMLX_BACKEND or one of
 // its arguments (/proc/self/cmdline; a constructor may not be given them) names xla:cuda.
@@ -21,8 +21,8 @@ static int sgformer_for_gpu(void) {
 	if (f == NULL) return 0;
 	size_t n = fread(cmdline, 1, sizeof cmdline - 1, f);
 	fclose(f);
-	for (size_t i = 0; i < n; i += strlen(cmdline + i) + 1) {
-		cmdline[n] = 0;
+	cmdline[n] = 0;
+	for (size_t i = 0; i < n; i += strlen(cmdline + i) + 1) { // NUL-separated arguments
 		if (strstr(cmdline + i, "xla:cuda") != NULL) return 1;
 	}
 	return 0;
@@ -47,10 +47,10 @@ __attribute__((constructor)) static void sgformer_tune_malloc(void) {
 	int ok = mallopt(M_ARENA_MAX, arenas);
 	ok &= mallopt(M_MMAP_MAX, 0);
 	ok &= mallopt(M_TRIM_THRESHOLD, -1);
-	sgformer_malloc_tuned = ok ? arenas : 0;
+	sgformer_arenas = ok ? arenas : 0;
 }
 
-static int sgformer_malloc_arenas(void) { return sgformer_malloc_tuned; }
+static int sgformer_malloc_arenas(void) { return sgformer_arenas; }
 
 // sgformer_heap_block reports whether a block of n bytes from malloc comes from the heap (1)
 // or from mmap (0): glibc marks a block it mmapped with bit 2 of the size word before it.
