@@ -35,8 +35,9 @@ static int sgformer_for_gpu(void) {
 // larger block for a thread bound to it with mmap whatever M_MMAP_MAX says, unmapping it when
 // freed: a ZINC-12k step whose temporaries came from there faulted them in again every
 // execution. One arena costs XLA's compiler threads some waiting on its lock, so a process that
-// runs XLA on a GPU, whose temporaries are on the device, gets two. Unless the user set glibc's
-// allocator through MALLOC_* or GLIBC_TUNABLES.
+// runs XLA on a GPU, whose temporaries are on the device, gets two, and SGFORMER_MALLOC_ARENAS
+// (1 to 64) sets the count. Unless the user set glibc's allocator through MALLOC_* or
+// GLIBC_TUNABLES.
 __attribute__((constructor)) static void sgformer_tune_malloc(void) {
 	const char *choice = getenv("SGFORMER_MALLOC");
 	if (choice != NULL && strcmp(choice, "system") == 0) return;
@@ -44,6 +45,8 @@ __attribute__((constructor)) static void sgformer_tune_malloc(void) {
 		if (strncmp(*e, "MALLOC_", 7) == 0 || strncmp(*e, "GLIBC_TUNABLES=", 15) == 0) return;
 	}
 	int arenas = sgformer_for_gpu() ? 2 : 1;
+	const char *set = getenv("SGFORMER_MALLOC_ARENAS");
+	if (set != NULL && atoi(set) >= 1 && atoi(set) <= 64) arenas = atoi(set);
 	int ok = mallopt(M_ARENA_MAX, arenas);
 	ok &= mallopt(M_MMAP_MAX, 0);
 	ok &= mallopt(M_TRIM_THRESHOLD, -1);
@@ -85,7 +88,8 @@ import "C"
 
 // MallocArenas reports whether glibc's allocator was set, when the process started, to keep
 // large blocks in one reused heap, and with how many arenas: 1 (2 in a process that runs XLA on
-// a GPU), no mmap for large blocks, no trimming; 0 where it was not. XLA allocates each
+// a GPU; $SGFORMER_MALLOC_ARENAS where set), no mmap for large blocks, no trimming; 0 where it
+// was not. XLA allocates each
 // execution's temporaries (gigabytes for a ZINC-12k training step) with malloc; by default glibc
 // maps each large block afresh and unmaps it when freed, so every execution faults its pages in
 // again, and unmaps them from every thread. A user's own MALLOC_* or GLIBC_TUNABLES settings win:

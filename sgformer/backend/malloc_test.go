@@ -10,8 +10,9 @@ import (
 // When the process starts on glibc with no allocator settings of the user's, a 64 MiB block
 // comes from malloc's heap, and so does a 100 MiB one from a new thread: with one arena, no
 // thread is bound to a second one, whose heap cannot hold it. A process that runs XLA on a GPU
-// gets two arenas. With SGFORMER_MALLOC=system, or a MALLOC_* setting of the user's, glibc maps
-// the block (its default for blocks of 32 MiB or more), and MallocArenas says nothing was set.
+// gets two arenas, and SGFORMER_MALLOC_ARENAS sets the count. With SGFORMER_MALLOC=system, or a
+// MALLOC_* setting of the user's, glibc maps the block (its default for blocks of 32 MiB or
+// more), and MallocArenas says nothing was set.
 func TestMallocTuned(t *testing.T) {
 	if os.Getenv("SGFORMER_MALLOC_CHILD") == "1" {
 		t.Logf("arenas=%d heap=%d", MallocArenas(), heapBlock(64<<20))
@@ -27,12 +28,14 @@ func TestMallocTuned(t *testing.T) {
 		{"", "arenas=1 heap=1"},
 		{"", "thread-heap=1"},
 		{"GOMLX_BACKEND=xla:cuda", "arenas=2 heap=1"},
+		{"SGFORMER_MALLOC_ARENAS=3", "arenas=3 heap=1"},
+		{"SGFORMER_MALLOC_ARENAS=lots", "arenas=1 heap=1"},
 		{"SGFORMER_MALLOC=system", "arenas=0 heap=0"},
 		{"MALLOC_ARENA_MAX=2", "arenas=0 heap=0"},
 	} {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestMallocTuned$", "-test.v")
 		for _, kv := range os.Environ() {
-			if !strings.HasPrefix(kv, "MALLOC_") && !strings.HasPrefix(kv, "GLIBC_TUNABLES=") && !strings.HasPrefix(kv, "SGFORMER_MALLOC=") && !strings.HasPrefix(kv, "GOMLX_BACKEND=") {
+			if !strings.HasPrefix(kv, "MALLOC_") && !strings.HasPrefix(kv, "GLIBC_TUNABLES=") && !strings.HasPrefix(kv, "SGFORMER_MALLOC") && !strings.HasPrefix(kv, "GOMLX_BACKEND=") {
 				cmd.Env = append(cmd.Env, kv)
 			}
 		}
