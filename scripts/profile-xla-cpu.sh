@@ -8,9 +8,9 @@
 #   - generated: the kernels XLA generated for the program (its fusions: elementwise work,
 #     reductions, gathers and scatters), in memory perf sees as [JIT];
 #   - kernel (page faults, scheduling), libc (malloc, memset), go (this process's Go code).
-# Each benchmark runs twice under perf record, with 2 and with 10 timed executions; the
-# difference of the two runs' samples is that of 8 executions, setup cancelled (both load their
-# programs from a compile cache filled by a run before them).
+# Each benchmark runs twice under perf record, with 2 and with 10 timed executions (30 for the
+# short inference pass); the difference of the two runs' samples is that of 8 (28) executions,
+# setup cancelled (both load their programs from a compile cache filled by a run before them).
 # Then the step's matrix products one by one (BenchmarkProducts) beside the square product that
 # gives the backend's peak (BenchmarkMatMul), and the census of the programs XLA compiled for
 # the step and the pass (internal/cmd/hloflops on an XLA dump).
@@ -55,20 +55,22 @@ samples() {
 	echo "# $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "# $(go version | cut -d' ' -f3), XLA CPU plugin $version, $(perf --version), $hz samples a second per core"
 	for b in TrainStep Inference; do
+		long=10
+		[[ $b == Inference ]] && long=30 # a pass is short beside the setup both runs share
 		(cd sgformer/training && "$tmp/training.test" -test.run '^$' -test.bench "^BenchmarkZINC$b/sparse\$" -test.benchtime 1x >/dev/null) # compiles into the cache
-		for n in 2 10; do
+		for n in 2 $long; do
 			(cd sgformer/training && perf record -q -F $hz -o "$tmp/$b-$n.data" -- "$tmp/training.test" -test.run '^$' \
 				-test.bench "^BenchmarkZINC$b/sparse\$" -test.benchtime ${n}x) >"$tmp/$b-$n.out"
 		done
 		echo "== $b"
-		grep '^Benchmark' "$tmp/$b-10.out"
+		grep '^Benchmark' "$tmp/$b-$long.out"
 		samples "$tmp/$b-2.data" >"$tmp/$b-2.samples"
-		samples "$tmp/$b-10.data" >"$tmp/$b-10.samples"
-		# Per category, the 10-execution run's samples less the 2-execution run's.
-		awk -v executions=8 -v hz=$hz 'NR == FNR { short[$1] = $2; next }
+		samples "$tmp/$b-$long.data" >"$tmp/$b-$long.samples"
+		# Per category, the long run's samples less the 2-execution run's.
+		awk -v executions=$((long - 2)) -v hz=$hz 'NR == FNR { short[$1] = $2; next }
 			{ d = $2 - short[$1]; s = s sep "\"" $1 "\":" (d > 0 ? d : 0); sep = "," }
 			END { print "{\"executions\":" executions ",\"hz\":" hz ",\"samples\":{" s "}}" }' \
-			"$tmp/$b-2.samples" "$tmp/$b-10.samples"
+			"$tmp/$b-2.samples" "$tmp/$b-$long.samples"
 	done
 	echo "== products"
 	(cd sgformer/backend && "$tmp/backend.test" -test.run '^$' -test.bench '^Benchmark(Products|MatMul)$' -test.benchtime 20x | grep '^Benchmark')

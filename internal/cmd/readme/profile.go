@@ -127,9 +127,9 @@ func profileSection(file string) func(root string) (string, error) {
 			fmt.Fprintf(&b, "| %s | %d | %d (%d / %d) | %d | %d | %d | %d | %d |\n", name, total, n("fusion"),
 				n("fusion")-n("fusion:library"), n("fusion:library"), n("dot"), n("gather"), n("scatter"), n("copy"), n("reduce"))
 		}
-		fmt.Fprintf(&b, "\nSamples: perf at %.0f Hz, the difference between runs of 10 and 2 timed executions (%.0f executions' worth; setup and compilation cancel, up to their own noise, which weighs most in the short inference passes). "+
+		fmt.Fprintf(&b, "\nSamples: perf at %.0f Hz, the difference between a run of 2 timed executions and a longer one (%.0f training steps' worth, %.0f inference passes'; setup and compilation cancel, up to their own noise). "+
 			"Census: every instruction of the optimised program, inside fusions too (internal/cmd/hloflops), parameters, constants and bitcasts left out; "+
-			"library fusions are the parts XLA hands whole to YNNPACK (products with what is fused around them).\n", train.hz, train.executions)
+			"library fusions are the parts XLA hands whole to YNNPACK (products with what is fused around them).\n", train.hz, train.executions, infer.executions)
 		return b.String(), nil
 	}
 }
