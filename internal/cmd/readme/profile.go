@@ -18,8 +18,9 @@ var profileCategories = []struct{ key, label string }{
 }
 
 // profileSection renders scripts/profile-xla-cpu.sh's output: for the ZINC training step and
-// inference pass on xla:cpu, the share of CPU samples in each kind of code over 8 steady
-// executions, and the census of the instructions of the programs XLA compiled for them.
+// inference pass on xla:cpu, the share of CPU samples in each kind of code over steady
+// executions, the step's matrix products one by one beside the backend's peak, and the census of
+// the instructions of the programs XLA compiled for the step and the pass.
 func profileSection(file string) func(root string) (string, error) {
 	return func(root string) (string, error) {
 		header, parts, err := readParts(filepath.Join(root, file))
