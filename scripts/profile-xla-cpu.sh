@@ -31,8 +31,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$out.tmp"' EXIT
 export SGFORMER_XLA_CACHE="$tmp/xla-cache" # filled by the first run, loaded by the others
 go build -o "$tmp/sgformer" ./cmd/sgformer
-plugin=$("$tmp/sgformer" install-xla | sed -n 's/.*"plugin":"\([^"]*\)".*/\1/p')
-version=$("$tmp/sgformer" install-xla | sed -n 's/.*"package":"\([^"]*\)".*"version":"\([^"]*\)".*/\1 \2/p')
+installed=$("$tmp/sgformer" install-xla)
+plugin=$(sed -n 's/.*"plugin":"\([^"]*\)".*/\1/p' <<<"$installed")
+version=$(sed -n 's/.*"package":"\([^"]*\)".*"version":"\([^"]*\)".*/\1 \2/p' <<<"$installed")
 go test -c -o "$tmp/training.test" ./sgformer/training
 go test -c -o "$tmp/backend.test" ./sgformer/backend
 hz=499

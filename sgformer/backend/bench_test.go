@@ -23,14 +23,20 @@ func BenchmarkMatMul(b *testing.B) {
 			exec := MustNewExec(be, func(x, y *Node) *Node { return Dot(x, y) })
 			x := tensors.FromShape(shapes.Make(dtypes.Float32, n, n))
 			y := tensors.FromShape(shapes.Make(dtypes.Float32, n, n))
-			exec.MustExec(x, y)[0].MustFinalizeAll() // compiles
-			b.ResetTimer()
-			for range b.N {
-				exec.MustExec(x, y)[0].MustFinalizeAll()
-			}
-			b.ReportMetric(2*float64(n)*float64(n)*float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			benchProduct(b, exec, 2*float64(n)*float64(n)*float64(n), x, y)
 		})
 	}
+}
+
+// benchProduct times exec, a matrix product of flops floating-point operations, on args after a
+// first call that compiles it, and reports its rate in GFLOP/s.
+func benchProduct(b *testing.B, exec *Exec, flops float64, args ...any) {
+	exec.MustExec(args...)[0].MustFinalizeAll() // compiles
+	b.ResetTimer()
+	for range b.N {
+		exec.MustExec(args...)[0].MustFinalizeAll()
+	}
+	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 }
 
 // BenchmarkProducts are the matrix products of a ZINC-12k training step on 128 molecules
@@ -57,13 +63,7 @@ func BenchmarkProducts(b *testing.B) {
 			{"xᵀ·V", func(x, w, v *Node) *Node { return DotGeneral(x, []int{0}, nil, v, []int{0}, nil) }},
 		} {
 			b.Run(fmt.Sprintf("%dx%d/%s", in, out, c.name), func(b *testing.B) {
-				exec := MustNewExec(be, c.fn)
-				exec.MustExec(x, w, v)[0].MustFinalizeAll() // compiles
-				b.ResetTimer()
-				for range b.N {
-					exec.MustExec(x, w, v)[0].MustFinalizeAll()
-				}
-				b.ReportMetric(2*n*in*float64(out)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+				benchProduct(b, MustNewExec(be, c.fn), 2*n*in*float64(out), x, w, v)
 			})
 		}
 	}

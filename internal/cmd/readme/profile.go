@@ -3,12 +3,16 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
+// category is a kind of code CPU samples fall in, and the words the table gives it.
+type category struct{ key, label string }
+
 // profileCategories are scripts/profile-xla-cpu.sh's categories of CPU samples, in the order
 // and with the words the table gives them.
-var profileCategories = []struct{ key, label string }{
+var profileCategories = []category{
 	{"plugin", "the plugin's own code: the matrix products (YNNPACK's and Eigen's kernels, their packing of operands), XLA's runtime"},
 	{"generated", "kernels XLA generated for the program (fusions: elementwise work, reductions, gathers, scatters)"},
 	{"kernel", "the Linux kernel (page faults, scheduling)"},
@@ -51,11 +55,7 @@ func profileSection(file string) func(root string) (string, error) {
 				s, _ := r["samples"].(map[string]any)
 				for k, v := range s {
 					n, _ := v.(float64)
-					known := false
-					for _, cat := range profileCategories {
-						known = known || cat.key == k
-					}
-					if !known {
+					if !slices.ContainsFunc(profileCategories, func(c category) bool { return c.key == k }) {
 						return "", fmt.Errorf("%s: %s: unknown category %q", file, p.name, k)
 					}
 					c.samples[k] = n
