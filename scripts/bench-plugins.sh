@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The three builds of XLA's CPU PJRT plugin on PyPI that load into go-xla, side by side (about
-# 20 minutes on 2 cores; downloads two wheels of 63 MB from PyPI): the one `sgformer
+# 10 minutes on 2 cores; downloads two wheels of 63 MB from PyPI): the one `sgformer
 # install-xla` installs (lammps-jax-pjrt-cpu) and the other two, each checked by its wheel's
 # SHA-256. For each: the model package's TestXLAParity (every model's predictions, and in
 # float64 its gradients, as the pure-Go backend computes them), then in three rounds that

@@ -26,11 +26,12 @@ type Wheel struct {
 
 // CPUPlugin is the XLA CPU PJRT plugin the project installs (sgformer install-xla): the one of
 // the three builds on PyPI that load into go-xla v0.1.4 (which speaks PJRT C API 0.83) with the
-// newest XLA (PJRT C API 0.115, StableHLO 1.20.0), the smallest (202 MB), and the one the parity
-// tests (xla_test.go, training's TestXLAParity) and the benchmarks were run with. The others,
-// xla-cpu-pjrt 0.0.1 (C API 0.81) and fastatomstruct-xla-cpu 2026.6.23 (C API 0.106), load
-// too. With internet and no plugin installed, GoMLX installs its own build (go-xla's
-// installer) the first time "xla:cpu" is asked for.
+// newest XLA (PJRT C API 0.115, StableHLO 1.20.0), the smallest (202 MB), the fastest of them
+// at a ZINC training step, and the one the parity tests (xla_test.go, the model package's
+// TestXLAParity) and the benchmarks were run with. The others, xla-cpu-pjrt 0.0.1 (C API 0.81)
+// and fastatomstruct-xla-cpu 2026.6.23 (C API 0.106), pass the parity test too and run an
+// inference pass faster (scripts/bench-plugins.sh). With internet and no plugin installed,
+// GoMLX installs its own build (go-xla's installer) the first time "xla:cpu" is asked for.
 var CPUPlugin = Wheel{
 	Package: "lammps-jax-pjrt-cpu",
 	Version: "0.11.2",

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The plugins' table gives each plugin's median over the rounds with their range, in the order of
+// the parity records (the first is the one install-xla installs); a part that names no plugin of
+// the parity records, or a plugin with a round missing, is an error rather than a row left out.
+func TestPluginsSection(t *testing.T) {
+	const file = "p.txt"
+	good := `# header
+== parity
+{"package":"a-cpu","version":"1.0","parity":"pass"}
+== parity
+{"package":"b-cpu","version":"2.0","parity":"fail"}
+== a-cpu 1.0
+BenchmarkZINCTrainStep/sparse-2 8 2000000000 ns/op 2000 host_ms/op 1900 median_ms/op
+BenchmarkZINCInference/sparse-2 8 400000000 ns/op 400 host_ms/op 410 median_ms/op
+BenchmarkMatMul/2048-2 5 1 ns/op 170 GFLOP/s
+== b-cpu 2.0
+BenchmarkZINCTrainStep/sparse-2 8 2000000000 ns/op 2000 host_ms/op 2100 median_ms/op
+BenchmarkZINCInference/sparse-2 8 400000000 ns/op 400 host_ms/op 350 median_ms/op
+BenchmarkMatMul/2048-2 5 1 ns/op 160 GFLOP/s
+== a-cpu 1.0
+BenchmarkZINCTrainStep/sparse-2 8 2000000000 ns/op 2000 host_ms/op 1700 median_ms/op
+BenchmarkZINCInference/sparse-2 8 400000000 ns/op 400 host_ms/op 390 median_ms/op
+BenchmarkMatMul/2048-2 5 1 ns/op 180 GFLOP/s
+== b-cpu 2.0
+BenchmarkZINCTrainStep/sparse-2 8 2000000000 ns/op 2000 host_ms/op 2000 median_ms/op
+BenchmarkZINCInference/sparse-2 8 400000000 ns/op 400 host_ms/op 360 median_ms/op
+BenchmarkMatMul/2048-2 5 1 ns/op 150 GFLOP/s
+`
+	root := t.TempDir()
+	render := func(s string) (string, error) {
+		if err := os.WriteFile(filepath.Join(root, file), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return pluginsSection(file)(root)
+	}
+	got, err := render(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| `a-cpu` 1.0 (what `sgformer install-xla` installs) | pass | 1.80 (1.70–1.90) s | 0.40 (0.39–0.41) s | 175 (170–180) GFLOP/s |",
+		"| `b-cpu` 2.0 | fail | 2.05 (2.00–2.10) s | 0.35 (0.35–0.36) s | 155 (150–160) GFLOP/s |",
+		"the median of 2 rounds",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q in\n%s", want, got)
+		}
+	}
+	for name, bad := range map[string]string{
+		"unknown plugin": strings.Replace(good, "== b-cpu 2.0\nBenchmarkZINCTrainStep/sparse-2 8 2000000000 ns/op 2000 host_ms/op 2000", "== c-cpu 3.0\nBenchmarkZINCTrainStep/sparse-2 8 2000000000 ns/op 2000 host_ms/op 2000", 1),
+		"round missing":  strings.Replace(good, "BenchmarkMatMul/2048-2 5 1 ns/op 150 GFLOP/s\n", "", 1),
+		"no parity":      strings.ReplaceAll(good, "parity", "x"),
+	} {
+		if _, err := render(bad); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
