@@ -40,6 +40,7 @@ var sections = map[string]func(root string) (string, error){
 	"compile-cache":    compileCacheSection("results/benchmarks/compile-cache.txt"),
 	"xla-cpu-profile":  profileSection("results/benchmarks/xla-cpu-profile.txt"),
 	"xla-cpu-plugins":  pluginsSection("results/benchmarks/xla-cpu-plugins.txt"),
+	"whole-runs":       runsSection("results/benchmarks/runs"),
 	"molesol-sampling": samplingSection("results/reproduction/molesol-sampling", molesolSampling, 3),
 	"molesol-starts": pairedSection([2]string{"GoMLX's start", "PyTorch's start"},
 		[2]string{"results/reproduction/molesol-sampling-gomlx-init", "results/reproduction/molesol-sampling"},

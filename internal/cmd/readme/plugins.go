@@ -79,14 +79,18 @@ func pluginsSection(file string) func(root string) (string, error) {
 // medianRange formats the median of xs and, for more than one, their range in brackets, each
 // with format f.
 func medianRange(xs []float64, f string) string {
+	if len(xs) == 1 {
+		return fmt.Sprintf(f, xs[0])
+	}
+	return fmt.Sprintf(f+" ("+f+"–"+f+")", median(xs), slices.Min(xs), slices.Max(xs))
+}
+
+// median is the median of xs (not empty).
+func median(xs []float64) float64 {
 	s := slices.Sorted(slices.Values(xs))
 	n := len(s)
-	m := s[n/2]
 	if n%2 == 0 {
-		m = (s[n/2-1] + s[n/2]) / 2
+		return (s[n/2-1] + s[n/2]) / 2
 	}
-	if n == 1 {
-		return fmt.Sprintf(f, m)
-	}
-	return fmt.Sprintf(f+" ("+f+"–"+f+")", m, s[0], s[n-1])
+	return s[n/2]
 }
