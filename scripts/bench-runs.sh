@@ -13,7 +13,7 @@
 #   zinc-pyg                  the PyTorch Geometric peer (bench/pyg/subgraphormer_pyg.py), one
 #                             epoch on all 10,000 training molecules and the 1,000 test ones;
 #   peptides-xla, peptides-go sgformer train --dataset peptides-func, one epoch.
-# Usage: scripts/bench-runs.sh PIECE...   (about 5, 25, 7, 4, 31, 7 minutes for the first six on
+# Usage: scripts/bench-runs.sh PIECE...   (about 5, 22, 10, 3, 32, 6 minutes for the first six on
 # 2 cores; a Peptides-func epoch takes hours). Each piece writes
 # results/benchmarks/runs/PIECE.txt (atomically, when it ends), which internal/cmd/readme
 # renders into docs/benchmarks.md. Runs nothing else beside it: stop other work first (the
