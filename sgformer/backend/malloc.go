@@ -46,7 +46,8 @@ __attribute__((constructor)) static void sgformer_tune_malloc(void) {
 	}
 	int arenas = sgformer_for_gpu() ? 2 : 1;
 	const char *set = getenv("SGFORMER_MALLOC_ARENAS");
-	if (set != NULL && atoi(set) >= 1 && atoi(set) <= 64) arenas = atoi(set);
+	int n = set != NULL ? atoi(set) : 0;
+	if (n >= 1 && n <= 64) arenas = n;
 	int ok = mallopt(M_ARENA_MAX, arenas);
 	ok &= mallopt(M_MMAP_MAX, 0);
 	ok &= mallopt(M_TRIM_THRESHOLD, -1);

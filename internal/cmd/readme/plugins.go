@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/sgformer/sgformer/internal/gpuresult"
 )
 
 // pluginsSection renders scripts/bench-plugins.sh's output: for each XLA CPU plugin, whether
@@ -82,15 +84,5 @@ func medianRange(xs []float64, f string) string {
 	if len(xs) == 1 {
 		return fmt.Sprintf(f, xs[0])
 	}
-	return fmt.Sprintf(f+" ("+f+"–"+f+")", median(xs), slices.Min(xs), slices.Max(xs))
-}
-
-// median is the median of xs (not empty).
-func median(xs []float64) float64 {
-	s := slices.Sorted(slices.Values(xs))
-	n := len(s)
-	if n%2 == 0 {
-		return (s[n/2-1] + s[n/2]) / 2
-	}
-	return s[n/2]
+	return fmt.Sprintf(f+" ("+f+"–"+f+")", gpuresult.Median(xs), slices.Min(xs), slices.Max(xs))
 }

@@ -15,7 +15,6 @@ func TestPluginsSection(t *testing.T) {
 	good := `# header
 == parity
 {"package":"a-cpu","version":"1.0","parity":"pass"}
-== parity
 {"package":"b-cpu","version":"2.0","parity":"fail"}
 == a-cpu 1.0
 BenchmarkZINCTrainStep/sparse-2 8 2000000000 ns/op 2000 host_ms/op 1900 median_ms/op

@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sgformer/sgformer/internal/gpuresult"
 )
 
 // runPiece is one of scripts/bench-runs.sh's pieces: what it runs, on what, and the paper cell
@@ -103,29 +106,30 @@ func runsSection(dir string) func(root string) (string, error) {
 }
 
 // runEpoch is a whole run's typical epoch in seconds, formatted: the median of its epochs that
-// compiled no program (of all, where the run does not say); a one-epoch run's epoch.
+// compiled no program (steadyEpoch), else of all its epochs (a run that does not count programs,
+// or a one-epoch run); PyTorch Geometric's epoch, training and test.
 func runEpoch(p *part) (string, error) {
-	var secs []float64
-	if p.epochs != "" {
-		programs := strings.Fields(p.programs)
-		for i, f := range strings.Fields(p.epochs) {
-			s, err := strconv.ParseFloat(f, 64)
-			if err != nil {
-				return "", fmt.Errorf("epoch seconds %q: %w", f, err)
-			}
-			if len(programs) > 1 && i < len(programs) && programs[i] != "0" {
-				continue
-			}
-			secs = append(secs, s)
+	secs := strings.Fields(p.epochs)
+	if steady, err := steadyEpoch(slices.Clone(secs), p.programs); err != nil || steady != "" {
+		return steady + " s", err
+	}
+	var all []float64
+	for _, f := range secs {
+		s, err := strconv.ParseFloat(f, 64)
+		if err != nil {
+			return "", fmt.Errorf("epoch seconds %q: %w", f, err)
 		}
-	} else if s, ok := p.summary["train_seconds_median"].(float64); ok { // PyTorch Geometric's
-		t, _ := p.summary["test_seconds_median"].(float64)
-		secs = []float64{s + t}
+		all = append(all, s)
 	}
-	if len(secs) == 0 {
-		return "", errors.New("no epoch seconds")
+	if len(all) == 0 { // PyTorch Geometric's summary
+		train, ok := p.summary["train_seconds_median"].(float64)
+		if !ok {
+			return "", errors.New("no epoch seconds")
+		}
+		test, _ := p.summary["test_seconds_median"].(float64)
+		all = []float64{train + test}
 	}
-	return fmt.Sprintf("%.1f s", median(secs)), nil
+	return fmt.Sprintf("%.1f s", gpuresult.Median(all)), nil
 }
 
 // testMetric is a whole run's test metric: at the best validation epoch (the CLI, the authors'
