@@ -8,9 +8,9 @@
 # TABLE is molesol-sampling (the paper's Table "molesol-sampling": GNN-SSWL+, Subgraphormer and
 # Subgraphormer + PE at sampling ratios 100 %, 50 %, 20 % and 5 %, 3 seeds each, with the
 # paper's recipe of each ratio, training.RecipeAt, which starts the weights as the authors' PyTorch
-# code does), molbace-sampling (the 20 % and 5 % cells) or molesol-authors-pooling (the 5 % and
-# 20 % Subgraphormer cells of molesol-sampling with the authors' pooling under sampling,
-# pooling=authors_mean).
+# code does), molbace-sampling (the 20 % and 5 % cells), molesol-authors-pooling (the 5 %, 20 %
+# and 50 % Subgraphormer cells of molesol-sampling with the authors' pooling under sampling,
+# pooling=authors_mean) or molbace-authors-pooling (the 5 % cells of molbace-sampling so).
 #
 # Each run is `sgformer train … --time-limit $SGFORMER_REPRO_PIECE` (default 4h: a piece starts by
 # compiling XLA's programs again, a few minutes for the 3-layer models but up to half an hour for
@@ -50,13 +50,17 @@ runs() {
 	case "$1" in
 	molesol-sampling) dataset=ogbg-molesol ratios=(1 0.5 0.2 0.05) ;;
 	molbace-sampling) dataset=ogbg-molbace ratios=(0.2 0.05) ;;
-	molesol-authors-pooling)
+	molesol-authors-pooling | molbace-authors-pooling)
 		# The sampled Subgraphormer cells again with the authors' pooling under sampling.
-		dataset=ogbg-molesol ratios=(0.05 0.2)
+		if [[ $1 == molesol-* ]]; then
+			dataset=ogbg-molesol ratios=(0.05 0.2 0.5)
+		else
+			dataset=ogbg-molbace ratios=(0.05)
+		fi
 		models=("subgraphormer:--pe-k 0 --set pooling=authors_mean" "subgraphormer-pe:--set pooling=authors_mean")
 		;;
 	*)
-		echo "repro: unknown table '$1' (molesol-sampling, molbace-sampling, molesol-authors-pooling)" >&2
+		echo "repro: unknown table '$1' (molesol-sampling, molbace-sampling, molesol-authors-pooling, molbace-authors-pooling)" >&2
 		return 2
 		;;
 	esac
