@@ -445,3 +445,23 @@ func TestLiveEnded(t *testing.T) {
 		t.Errorf("after ended: %s", h)
 	}
 }
+
+// Paths shown in a notebook name no folder of the machine it ran on.
+func TestPath(t *testing.T) {
+	t.Setenv("GONB_DIR", "/x/checkout/notebooks")
+	t.Setenv("GONB_TMP_DIR", "/tmp/gonb_1234")
+	t.Setenv("HOME", "/home/reader")
+	for _, tc := range []struct{ path, want string }{
+		{"/x/checkout/notebooks/a.ipynb", "a.ipynb"},
+		{"/x/checkout/results/runs", "../results/runs"},
+		{"/x/shared/data/zinc12k", "../../shared/data/zinc12k"},
+		{"/tmp/gonb_1234/run", "$GONB_TMP_DIR/run"},
+		{"/home/reader/.cache/sgformer", "~/.cache/sgformer"},
+		{"/elsewhere/data", "/elsewhere/data"},
+		{"/tmp/gonb_12345", "/tmp/gonb_12345"},
+	} {
+		if got := Path(tc.path); got != tc.want {
+			t.Errorf("Path(%q) = %q, want %q", tc.path, got, tc.want)
+		}
+	}
+}

@@ -18,10 +18,14 @@ import (
 )
 
 // IdleTimeout is how long an explorer stays live without a change of its controls before it
-// closes by itself, leaving its last figure. An explorer is a running cell: the cells below it
-// wait until its Done button is pressed, the kernel is interrupted, or this much time passes
-// without a change. A cell may set it before calling an explorer.
+// closes by itself, leaving its last figure. An explorer is a running cell: it stays live until
+// its Done button is pressed, a cell below it is queued to run (Run All), the kernel is
+// interrupted, or this much time passes without a change. A cell may set it before calling an
+// explorer.
 var IdleTimeout = 5 * time.Minute
+
+// queuedPoll is how often the page checks whether a cell below a live explorer waits to run.
+const queuedPoll = 500 * time.Millisecond
 
 // Bounds of the exchanges with the notebook's front end, so that a cell never hangs on one.
 var (
@@ -175,11 +179,10 @@ func (e *explorer) run() error {
 
 // static displays frame f with a note saying what the live explorer would offer.
 func (e *explorer) static(f Frame) error {
-	h, err := f.HTML()
-	if err != nil {
+	if err := DisplayHTML(staticNote(e.title, e.knobs) + f.countsHTML()); err != nil {
 		return err
 	}
-	return DisplayHTML(staticNote(e.title, e.knobs) + h)
+	return f.display("")
 }
 
 // staticNote says that a figure is the explorer's default state, drawn without a front end.
@@ -240,7 +243,10 @@ func (e *explorer) live(f Frame, values []int) error {
 	if !within(widgetTimeout, func() { done = widgets.Button("Done").AppendTo(box).Done() }) {
 		return e.gaveUp(panel)
 	}
-	dom.Append(box, fmt.Sprintf(`<span style="color:#666">live until Done, or %s without a change; the cells below wait until then</span>`, duration(IdleTimeout)))
+	dom.Append(box, fmt.Sprintf(`<span style="color:#666">live until Done, a cell below is run (Run All goes on at once) or %s without a change</span>`, duration(IdleTimeout)))
+	queued := comms.Listen[int]("/sgformer/queued/" + id)
+	defer queued.Close()
+	dom.TransientJavascript(watchQueued(box, "/sgformer/queued/"+id, IdleTimeout+time.Minute))
 
 	// One channel of changes, fed by a goroutine per control that ends with the explorer.
 	changes := make(chan change)
@@ -278,10 +284,12 @@ func (e *explorer) live(f Frame, values []int) error {
 					pending = false
 				}
 			}
-			values = e.redraw(figure, values, controls, shown)
+			f, values = e.redraw(figure, values, controls, shown)
 			idle.Reset(IdleTimeout)
 		case <-clicks.C:
 			reason = "Done"
+		case <-queued.C:
+			reason = "a cell below was queued to run"
 		case <-idle.C:
 			reason = duration(IdleTimeout) + " without a change"
 		case <-interrupt:
@@ -296,13 +304,45 @@ func (e *explorer) live(f Frame, values []int) error {
 	}
 	clicks.Close()
 	wg.Wait()
-	return updateHTML(panel, fmt.Sprintf(`<div class="sgformer-closed" data-explorer="%s" style="color:#666">%s closed (%s) at %s. Run the cell again to explore.</div>`,
-		e.name, html.EscapeString(e.title), html.EscapeString(reason), html.EscapeString(state(e.knobs, values))))
+	dom.TransientJavascript(fmt.Sprintf(`globalThis[%s] = true;`, strconv.Quote("/sgformer/queued/"+id)))
+	if err := updateHTML(panel, fmt.Sprintf(`<div class="sgformer-closed" data-explorer="%s" style="color:#666">%s closed (%s) at %s. Run the cell again to explore.</div>%s`,
+		e.name, html.EscapeString(e.title), html.EscapeString(reason), html.EscapeString(state(e.knobs, values)), f.countsHTML())); err != nil {
+		return err
+	}
+	return f.display(figure) // the last figure, as an image that stays
 }
 
-// redraw draws values into the figure display and returns the values drawn, moving the
-// controls whose values draw brought into range and updating the values shown beside them.
-func (e *explorer) redraw(figure string, values []int, controls []control, shown []string) []int {
+// watchQueued returns the script that watches, every queuedPoll for at most lifetime, the
+// prompts of the notebook that holds the element box, and sends 1 to the address once another
+// cell's prompt shows "[*]" (queued or running: the explorer's cell is the one running, so
+// another is queued behind it, as after Run All). The selectors are JupyterLab's and Notebook
+// 7's (.jp-Cell, .jp-InputPrompt) and the classic notebook's (.cell, .input_prompt). It stops
+// when globalThis[address] is set (the explorer closed) and does nothing where it finds no
+// cell around box.
+func watchQueued(box, address string, lifetime time.Duration) string {
+	return fmt.Sprintf(`(() => {
+	const el = document.getElementById(%[1]s);
+	const cell = el && el.closest(".jp-Cell, .cell");
+	const notebook = cell && cell.closest(".jp-Notebook, #notebook-container");
+	if (!notebook) { return; }
+	const until = Date.now() + %[3]d;
+	const timer = setInterval(() => {
+		if (globalThis[%[2]s] || Date.now() > until) { clearInterval(timer); return; }
+		for (const prompt of notebook.querySelectorAll(".jp-InputPrompt, .input_prompt")) {
+			if (!cell.contains(prompt) && prompt.textContent.includes("[*]")) {
+				clearInterval(timer);
+				globalThis.gonb_comm.send(%[2]s, 1);
+				return;
+			}
+		}
+	}, %[4]d);
+})();`, strconv.Quote(box), strconv.Quote(address), lifetime.Milliseconds(), queuedPoll.Milliseconds())
+}
+
+// redraw draws values into the figure display and returns the frame and the values drawn,
+// moving the controls whose values draw brought into range and updating the values shown
+// beside them.
+func (e *explorer) redraw(figure string, values []int, controls []control, shown []string) (Frame, []int) {
 	f, drawn, err := e.draw(values)
 	if err != nil {
 		f = Frame{Explorer: e.name, State: state(e.knobs, values), Lines: []string{"cannot draw this state: " + err.Error()}}
@@ -317,10 +357,10 @@ func (e *explorer) redraw(figure string, values []int, controls []control, shown
 		}
 	}
 	_ = e.display(figure, f) // a broken connection shows in the next exchange; the loop ends on Done or idleness
-	return drawn
+	return f, drawn
 }
 
-// display replaces the output with the display id figure by frame f.
+// display replaces the output with the display id figure by frame f, live: its HTML.
 func (e *explorer) display(figure string, f Frame) error {
 	h, err := f.HTML()
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/janpfeifer/gonb/gonbui/protocol"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/sgformer/sgformer/plots"
@@ -26,7 +27,7 @@ type Frame struct {
 	// Data holds the counts by name, each also a data-NAME attribute of the HTML.
 	Data map[string]string
 	// Figure is the drawing.
-	Figure SVGer
+	Figure *plots.Figure
 }
 
 // HTML renders the frame: a <div class="sgformer-explorer"> with data-explorer, data-state
@@ -42,14 +43,8 @@ func (f Frame) HTML() (string, error) {
 	for _, name := range names {
 		fmt.Fprintf(&b, ` data-%s="%s"`, html.EscapeString(name), html.EscapeString(f.Data[name]))
 	}
-	b.WriteString(`><div class="sgformer-counts" style="font-family:monospace;white-space:pre-wrap">`)
-	for i, line := range f.Lines {
-		if i > 0 {
-			b.WriteString("\n")
-		}
-		b.WriteString(html.EscapeString(line))
-	}
-	b.WriteString("</div>")
+	b.WriteString(">")
+	b.WriteString(f.countsHTML())
 	if f.Figure != nil {
 		fig, err := FigureHTML(f.Figure)
 		if err != nil {
@@ -60,6 +55,31 @@ func (f Frame) HTML() (string, error) {
 	}
 	b.WriteString("</div>")
 	return b.String(), nil
+}
+
+// countsHTML renders the frame's lines: a <div class="sgformer-counts">, a line each.
+func (f Frame) countsHTML() string {
+	lines := make([]string, len(f.Lines))
+	for i, line := range f.Lines {
+		lines[i] = html.EscapeString(line)
+	}
+	return `<div class="sgformer-counts" style="font-family:monospace;white-space:pre-wrap">` + strings.Join(lines, "\n") + "</div>"
+}
+
+// display shows the frame's figure as the image a notebook keeps (FigureBundle): in a new output
+// when id is "", else in the output with display id id, which it empties when there is no figure.
+func (f Frame) display(id string) error {
+	if f.Figure == nil {
+		if id == "" {
+			return nil
+		}
+		return display(id, Bundle{Data: map[protocol.MIMEType]any{protocol.MIMETextPlain: ""}})
+	}
+	b, err := FigureBundle(f.Figure)
+	if err != nil {
+		return err
+	}
+	return display(id, b)
 }
 
 // sideBySide puts the panels of figs next to each other in one figure of the given size in

@@ -1,5 +1,5 @@
-// Package kernelext displays the project's results inline in GoNB notebooks: figures (any
-// value with an SVG method, such as the figures of package plots), HTML tables of results
+// Package kernelext displays the project's results inline in GoNB notebooks: figures of
+// package plots (saved as PNG, which renders wherever a notebook is opened), HTML tables of results
 // with mean ± standard deviation over seeds, a live view of a training run that redraws
 // one output cell after each epoch, and interactive explorers built on GoNB's widgets.
 //
@@ -44,10 +44,17 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/janpfeifer/gonb/gonbui"
+	"github.com/janpfeifer/gonb/gonbui/protocol"
 
 	"github.com/sgformer/sgformer/internal/memory"
+	"github.com/sgformer/sgformer/plots"
 )
 
 func init() { limitMemory(gonbui.IsNotebook) }
@@ -64,7 +71,8 @@ func limitMemory(inNotebook bool) int64 {
 // not run in a GoNB kernel (gonbui.IsNotebook is false): nothing was displayed.
 var ErrNotInKernel = errors.New("kernelext: not running in a GoNB kernel, nothing displayed")
 
-// SVGer is a figure that renders itself as an SVG document; *plots.Figure is one.
+// SVGer is a figure that renders itself as an SVG document; *plots.Figure is one, and so are
+// the live curves of a training run (PolylineCurves).
 type SVGer interface {
 	SVG() ([]byte, error)
 }
@@ -72,35 +80,100 @@ type SVGer interface {
 // DisplayHTML displays html as an output of the running cell. It returns ErrNotInKernel
 // outside a GoNB kernel, and the error of the connection to the kernel if it broke.
 func DisplayHTML(html string) error {
-	if !gonbui.IsNotebook {
-		return ErrNotInKernel
-	}
-	gonbui.DisplayHTML(html)
-	return gonbui.Error()
+	return display("", Bundle{Data: map[protocol.MIMEType]any{protocol.MIMETextHTML: html}})
 }
 
 // updateHTML replaces the contents of the output with the given display id (creating it the
 // first time) by html, with DisplayHTML's errors.
 func updateHTML(id, html string) error {
+	return display(id, Bundle{Data: map[protocol.MIMEType]any{protocol.MIMETextHTML: html}})
+}
+
+// display sends b as an output of the running cell: a new one when id is "", else the output
+// with display id id, created the first time and replaced after.
+func display(id string, b Bundle) error {
 	if !gonbui.IsNotebook {
 		return ErrNotInKernel
 	}
-	gonbui.UpdateHTML(id, html)
+	gonbui.SendData(&protocol.DisplayData{Data: b.Data, Metadata: b.Metadata, DisplayID: id})
 	return gonbui.Error()
 }
 
-// Figure displays the figure f as inline SVG in the running cell (see FigureHTML).
-func Figure(f SVGer) error {
-	html, err := FigureHTML(f)
+// Bundle is an output as Jupyter keeps it: its content in one or more MIME types, and their
+// metadata (an image's display size).
+type Bundle struct {
+	Data     map[protocol.MIMEType]any
+	Metadata map[string]any
+}
+
+// Figure displays the figure f in the running cell as FigureBundle makes it.
+func Figure(f *plots.Figure) error {
+	b, err := FigureBundle(f)
 	if err != nil {
 		return err
 	}
-	return DisplayHTML(html)
+	return display("", b)
+}
+
+// FigureBundle renders f as the output a notebook saves: a PNG at f's resolution, shown at f's
+// size (its metadata), with f's title as text/plain for readers that show no images. PNG, not
+// SVG or HTML, because it is what every front end renders in a notebook it did not run itself:
+// JupyterLab and Notebook 7 sanitise the HTML of an untrusted notebook (inline SVG is removed)
+// and do not run their SVG renderer for it; GitHub and nbviewer show PNG too.
+func FigureBundle(f *plots.Figure) (Bundle, error) {
+	png, err := f.PNG()
+	if err != nil {
+		return Bundle{}, fmt.Errorf("kernelext: rendering the figure: %w", err)
+	}
+	return Bundle{
+		Data: map[protocol.MIMEType]any{protocol.MIMEImagePNG: png, protocol.MIMETextPlain: "[" + describe(f) + "]"},
+		// CSS pixels: 96 an inch, 72 points an inch.
+		Metadata: map[string]any{string(protocol.MIMEImagePNG): map[string]int{
+			"width": int(math.Round(f.Width.Points() * 96 / 72)), "height": int(math.Round(f.Height.Points() * 96 / 72))}},
+	}, nil
+}
+
+// ShowFile displays the PNG file at path, an image package plots wrote at plots.DefaultDPI (the
+// documents' figures, docs/figures/*.png), as Figure displays a figure.
+func ShowFile(path string) error {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("kernelext: %w", err)
+	}
+	img, err := png.DecodeConfig(bytes.NewReader(raw))
+	if err != nil {
+		return fmt.Errorf("kernelext: %s: not a PNG image: %w", path, err)
+	}
+	return display("", Bundle{
+		Data: map[protocol.MIMEType]any{protocol.MIMEImagePNG: raw, protocol.MIMETextPlain: "[" + filepath.Base(path) + "]"},
+		Metadata: map[string]any{string(protocol.MIMEImagePNG): map[string]int{
+			"width": img.Width * 96 / plots.DefaultDPI, "height": img.Height * 96 / plots.DefaultDPI}},
+	})
+}
+
+// describe names a figure in a line: its title, then its panels' titles.
+func describe(f *plots.Figure) string {
+	var titles []string
+	for _, p := range f.Panels {
+		if p.Plot != nil && p.Plot.Title.Text != "" {
+			titles = append(titles, p.Plot.Title.Text)
+		}
+	}
+	switch panels := strings.Join(titles, "; "); {
+	case f.Title != "" && panels != "":
+		return f.Title + ": " + panels
+	case f.Title != "":
+		return f.Title
+	case panels != "":
+		return panels
+	}
+	return "a figure"
 }
 
 // FigureHTML renders f and returns its SVG wrapped in a <div>, the XML declaration and
-// doctype that precede the <svg> element removed so that it can be inlined in HTML (this is
-// also how GoNB displays SVG, so that it survives the notebook's export to HTML).
+// doctype that precede the <svg> element removed so that it can be inlined in HTML: how the
+// explorers and the training view redraw a figure in place while they are live (a notebook
+// front end renders the HTML of a cell it runs; FigureBundle makes what stays).
 func FigureHTML(f SVGer) (string, error) {
 	svg, err := f.SVG()
 	if err != nil {

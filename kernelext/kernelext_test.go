@@ -1,14 +1,21 @@
 package kernelext
 
 import (
+	"bytes"
 	"errors"
+	"image/png"
+	"maps"
 	"math"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/janpfeifer/gonb/gonbui/protocol"
+
 	"github.com/sgformer/sgformer/internal/memory"
+	"github.com/sgformer/sgformer/plots"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
@@ -69,7 +76,11 @@ func TestFigure(t *testing.T) {
 	if want := "<div><svg width=\"1\"></svg>\n</div>"; err != nil || got != want {
 		t.Errorf("FigureHTML = %q, %v; want %q", got, err, want)
 	}
-	if err := Figure(doc); !errors.Is(err, ErrNotInKernel) {
+	fig, err := plots.Lines("a title", "x", "y", false, []plots.Series{{Name: "s", X: []float64{1, 2}, Mean: []float64{3, 4}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Figure(fig); !errors.Is(err, ErrNotInKernel) {
 		t.Errorf("Figure outside a kernel: %v, want ErrNotInKernel", err)
 	}
 	if err := DisplayHTML("<b>x</b>"); !errors.Is(err, ErrNotInKernel) {
@@ -81,6 +92,49 @@ func TestFigure(t *testing.T) {
 	}
 	if _, err := FigureHTML(svgFunc(func() ([]byte, error) { return []byte("<png/>"), nil })); err == nil {
 		t.Error("FigureHTML accepted a document without <svg>")
+	}
+}
+
+// A figure is saved as PNG alone (with a text description): a bundle that also held HTML or SVG
+// would show that instead in a trusted notebook, and JupyterLab picks HTML, sanitised, in an
+// untrusted one.
+func TestFigureBundle(t *testing.T) {
+	fig, err := plots.Lines("a title", "x", "y", false, []plots.Series{{Name: "s", X: []float64{1, 2}, Mean: []float64{3, 4}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fig.DPI = 144
+	b, err := FigureBundle(fig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Data) != 2 || b.Data[protocol.MIMETextPlain] != "[a title]" {
+		t.Errorf("bundle types %v, text %q; want image/png and text/plain [a title]", slices.Collect(maps.Keys(b.Data)), b.Data[protocol.MIMETextPlain])
+	}
+	raw, _ := b.Data[protocol.MIMEImagePNG].([]byte)
+	img, err := png.DecodeConfig(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatalf("image/png does not decode: %v", err)
+	}
+	size, _ := b.Metadata["image/png"].(map[string]int)
+	// At 144 dots per inch and 96 CSS pixels per inch, the image is shown at 2/3 of its pixels.
+	if wantW, wantH := int(math.Ceil(fig.Width.Points()/72*144)), int(math.Ceil(fig.Height.Points()/72*144)); img.Width != wantW || img.Height != wantH {
+		t.Errorf("PNG %d × %d pixels, want %d × %d", img.Width, img.Height, wantW, wantH)
+	}
+	if math.Abs(float64(size["width"])-float64(img.Width)*96/144) > 1 || math.Abs(float64(size["height"])-float64(img.Height)*96/144) > 1 {
+		t.Errorf("shown at %v CSS pixels for a %d × %d PNG at 144 dpi", size, img.Width, img.Height)
+	}
+	fig.Title = "overall"
+	if b, err := FigureBundle(fig); err != nil || b.Data[protocol.MIMETextPlain] != "[overall: a title]" {
+		t.Errorf("with an overall title: %v, %v", b.Data[protocol.MIMETextPlain], err)
+	}
+	fig.Title, fig.Panels[0].Plot.Title.Text = "", ""
+	if b, err := FigureBundle(fig); err != nil || b.Data[protocol.MIMETextPlain] != "[a figure]" {
+		t.Errorf("untitled: %v, %v", b.Data[protocol.MIMETextPlain], err)
+	}
+	fig.Width = 0
+	if _, err := FigureBundle(fig); err == nil {
+		t.Error("a figure of width 0 made a bundle")
 	}
 }
 

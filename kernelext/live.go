@@ -3,13 +3,16 @@ package kernelext
 import (
 	"fmt"
 	"html"
+	"math"
 	"regexp"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/janpfeifer/gonb/gonbui"
+	"github.com/janpfeifer/gonb/gonbui/protocol"
 
+	"github.com/sgformer/sgformer/plots"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
@@ -19,10 +22,11 @@ import (
 //	live.Render = func(r []training.Record, metric string) (kernelext.SVGer, error) { return plots.Curves(r, metric) }
 type Renderer func(records []training.Record, metric string) (SVGer, error)
 
-// Live shows a training run in one output of the running cell, redrawn in place: a progress
-// line (epoch k/N, seconds per epoch, time left, best epoch so far), the latest line of the
+// Live shows a training run in two outputs of the running cell, redrawn in place: a progress
+// line (epoch k/N, seconds per epoch, time left, best epoch so far) with the latest line of the
 // training progress bar, and the curves of the epochs so far. Its OnEpoch method is a
-// training.Options.OnEpoch, and Live itself a training.Options.Progress writer.
+// training.Options.OnEpoch, and Live itself a training.Options.Progress writer; Finish, once
+// the run has ended, leaves the curves as an image the notebook keeps.
 //
 // Displaying never interrupts training: errors (from the renderer or the connection to the
 // kernel, or ErrNotInKernel outside one) are kept and reported by Err. A Live is safe for
@@ -39,6 +43,7 @@ type Live struct {
 	records []training.Record
 	bar     string // the progress bar's latest line
 	figure  string // the curves of records, as HTML
+	drawn   bool   // figure has been displayed
 	err     error
 }
 
@@ -60,6 +65,42 @@ func (l *Live) OnEpoch(r training.Record) {
 		l.setErr(err)
 	}
 	l.display()
+	if l.figure != "" {
+		l.drawn = true
+		l.setErr(updateHTML(l.id+"-figure", l.figure))
+	}
+}
+
+// Finish replaces the live curves by the figure of the finished run, plots.Curves of the
+// records with finite values, as the image a notebook keeps (FigureBundle: the live SVG would
+// not render when the saved notebook is opened again). It does nothing before the first epoch.
+func (l *Live) Finish() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.drawn {
+		return
+	}
+	var finite []training.Record
+	for _, r := range l.records {
+		if finiteValues(r.TrainLoss, r.Valid, r.Test, r.LR) {
+			finite = append(finite, r)
+		}
+	}
+	if len(finite) == 0 {
+		l.setErr(display(l.id+"-figure", Bundle{Data: map[protocol.MIMEType]any{protocol.MIMETextPlain: "(no epoch with finite values to draw)"}}))
+		return
+	}
+	fig, err := plots.Curves(finite, l.metric)
+	if err != nil {
+		l.setErr(err)
+		return
+	}
+	b, err := FigureBundle(fig)
+	if err != nil {
+		l.setErr(err)
+		return
+	}
+	l.setErr(display(l.id+"-figure", b))
 }
 
 // Write receives the training progress bar's output and redraws the display with its latest
@@ -98,11 +139,21 @@ func (l *Live) Records() []training.Record {
 	return append([]training.Record(nil), l.records...)
 }
 
-// HTML returns what the display shows now.
+// finiteValues reports whether every value is neither NaN nor infinite.
+func finiteValues(values ...float64) bool {
+	for _, v := range values {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// HTML returns what the two outputs show now, the progress above the curves.
 func (l *Live) HTML() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.html()
+	return l.html() + l.figure
 }
 
 // Progress returns the progress line: "epoch k/N · s/epoch · ETA" and the best validation
@@ -123,11 +174,10 @@ func (l *Live) html() string {
 		fmt.Fprintf(&b, `<div style="color:#666;white-space:pre">%s</div>`, html.EscapeString(l.bar))
 	}
 	b.WriteString("</div>")
-	b.WriteString(l.figure)
 	return b.String()
 }
 
-// display redraws the output; l.mu is held.
+// display redraws the progress; l.mu is held.
 func (l *Live) display() {
 	l.setErr(updateHTML(l.id, l.html()))
 }

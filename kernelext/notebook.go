@@ -12,6 +12,7 @@ import (
 
 	"github.com/sgformer/sgformer/data"
 	"github.com/sgformer/sgformer/data/smiles"
+	"github.com/sgformer/sgformer/plots"
 	"github.com/sgformer/sgformer/sgformer/graph"
 	"github.com/sgformer/sgformer/sgformer/model"
 	"github.com/sgformer/sgformer/sgformer/training"
@@ -44,7 +45,7 @@ func Must2[A, B any](a A, b B, err error) (A, B) {
 // Show displays the figure f made by a constructor of package plots, or panics with the
 // constructor's error or the display's (see Must): kernelext.Show(plots.Graph(g, values, title)).
 // Outside a GoNB kernel it does nothing.
-func Show(f SVGer, err error) {
+func Show(f *plots.Figure, err error) {
 	Must(err)
 	if err := Figure(f); err != nil && !errors.Is(err, ErrNotInKernel) {
 		panic(err)
@@ -78,6 +79,31 @@ func DataDir(name string) string {
 		}
 	}
 	return ""
+}
+
+// Path returns path as a notebook shows it, naming no folder of the machine it ran on: relative
+// to the notebook's folder ($GONB_DIR) when it lies beside the repository (the repository and
+// ../shared), under $GONB_TMP_DIR (GoNB's build folder of the session) or ~ (the home folder)
+// when it lies there, else as it is.
+func Path(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path
+	}
+	if nb := os.Getenv("GONB_DIR"); nb != "" {
+		if rel, err := filepath.Rel(nb, abs); err == nil && !strings.HasPrefix(rel, filepath.Join("..", "..", "..")) {
+			return rel
+		}
+	}
+	for _, dir := range []struct{ name, path string }{{"$GONB_TMP_DIR", os.Getenv("GONB_TMP_DIR")}, {"~", os.Getenv("HOME")}} {
+		if dir.path == "" || dir.path == "/" {
+			continue
+		}
+		if rel, err := filepath.Rel(dir.path, abs); err == nil && !strings.HasPrefix(rel, "..") {
+			return filepath.Join(dir.name, rel)
+		}
+	}
+	return path
 }
 
 // Molecule is a molecule of a notebook: its graph and where it came from.
@@ -185,7 +211,7 @@ func datasetMolecule(name string, index int) (*Molecule, error) {
 	if index < 0 || index >= len(ds.Graphs) {
 		return nil, fmt.Errorf("kernelext: %s has graphs 0 to %d, not %d", name, len(ds.Graphs)-1, index)
 	}
-	m := &Molecule{Graph: ds.Graphs[index], Name: fmt.Sprintf("%s molecule %d", name, index), Source: "read from " + dir,
+	m := &Molecule{Graph: ds.Graphs[index], Name: fmt.Sprintf("%s molecule %d", name, index), Source: "read from " + Path(dir),
 		Labels: ds.Labels[index*ds.Tasks : (index+1)*ds.Tasks]}
 	if g := m.Graph; g.NodeFeatures.Width == smiles.NumAtomFeatures {
 		for v := range g.N() {

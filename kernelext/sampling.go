@@ -108,7 +108,7 @@ func SamplingFrame(m *Molecule, p *product.Graph, view SamplingView) (Frame, err
 			masked.Set(int(sp.Nodes[e.Dst[i]]), int(sp.Nodes[e.Src[i]]), 1)
 		}
 	}
-	heat, err := plots.ProductHeatmap("A_G + A_{G^S} after A_mask (full-bag indices)", masked, n)
+	heat, err := plots.ProductHeatmap("internal + external after the mask (full-bag indices)", masked, n)
 	if err != nil {
 		return Frame{}, err
 	}

@@ -99,6 +99,7 @@ func Train(ctx *context.Context, task *training.Task, opt training.Options) (*tr
 		if errors.Is(err, training.ErrInterrupted) {
 			live.ended("stopped (" + stop.reason + ")")
 		}
+		live.Finish()
 		_ = updateHTML(panel, TrainOutcome(opt.Out, summary, err, stop.reason))
 	}
 	return summary, err
@@ -143,11 +144,11 @@ func TrainOutcome(out string, summary *training.Summary, err error, reason strin
 	switch {
 	case err == nil && summary != nil:
 		return fmt.Sprintf(`<div %s>Finished: %d epochs in %s; best validation %s %.4g at epoch %d (test %.4g). Run directory %s.</div>`,
-			attrs("finished"), summary.Epochs, seconds(summary.Seconds), html.EscapeString(summary.Metric), summary.BestValid, summary.BestEpoch, summary.TestAtBest, html.EscapeString(out))
+			attrs("finished"), summary.Epochs, seconds(summary.Seconds), html.EscapeString(summary.Metric), summary.BestValid, summary.BestEpoch, summary.TestAtBest, html.EscapeString(Path(out)))
 	case errors.Is(err, training.ErrInterrupted):
-		state := "saved in " + checkpoint
+		state := "saved in " + Path(checkpoint)
 		if !exists {
-			state = "missing: " + checkpoint + " does not exist"
+			state = "missing: " + Path(checkpoint) + " does not exist"
 		}
 		if reason == "" {
 			reason = "Stop"

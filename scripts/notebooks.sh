@@ -34,9 +34,14 @@ say() { printf '[notebooks] %s\n' "$*"; }
 out=build/notebooks
 timeout=${SGFORMER_CELL_TIMEOUT:-3600}
 
+# The kernel is registered in a Jupyter data folder of this script's own, so that the headless
+# flags (plain-text errors) never replace those of a reader's --interactive setup.
+export JUPYTER_DATA_DIR="$PWD/build/jupyter/data"
 scripts/setup-notebooks.sh
 gobin=$(go env GOBIN)
-export PATH="${gobin:-$(go env GOPATH)/bin}:$PATH" # the kernel runs go, goimports and gonb from PATH
+venv="${SGFORMER_JUPYTER:-${XDG_CACHE_HOME:-$HOME/.cache}/sgformer/jupyter}"
+# nbconvert from the pinned venv; the kernel runs go, goimports and gonb from PATH.
+export PATH="$venv/bin:${gobin:-$(go env GOPATH)/bin}:$PATH"
 
 mkdir -p "$out/html" "$out/logs"
 nbcheck="$out/nbcheck"
@@ -64,20 +69,21 @@ execute() {
 }
 
 # render NAME writes $out/html/NAME.html from the executed $out/NAME.ipynb, with Go syntax
-# highlighting (nbconvert would highlight the cells as Python).
+# highlighting (nbconvert would highlight the cells as Python), through a copy: the executed
+# notebook keeps the language_info GoNB reports, which a front end would otherwise write back.
 render() {
-	local executed="$out/$1.ipynb"
-	python3 - "$executed" <<'EOF'
+	mkdir -p "$out/html-src"
+	python3 - "$out/$1.ipynb" "$out/html-src/$1.ipynb" <<'EOF'
 import json, sys
-path = sys.argv[1]
-with open(path) as f:
+src, dst = sys.argv[1:]
+with open(src) as f:
     nb = json.load(f)
 nb.setdefault("metadata", {}).setdefault("language_info", {})["pygments_lexer"] = "go"
-with open(path, "w") as f:
+with open(dst, "w") as f:
     json.dump(nb, f, indent=1, ensure_ascii=False)
     f.write("\n")
 EOF
-	jupyter nbconvert --to html --output-dir "$out/html" "$executed" >>"$out/logs/$1.log" 2>&1
+	jupyter nbconvert --to html --output-dir "$out/html" "$out/html-src/$1.ipynb" >>"$out/logs/$1.log" 2>&1
 }
 
 # selftest checks that the checker fails on notebooks/testdata/broken.ipynb, naming its panic.

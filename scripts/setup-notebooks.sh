@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # Installs what running the GoNB notebooks in notebooks/ needs, and only what is missing:
 #
-#   system  (root, apt-get; skipped when already present): a C compiler (the project uses cgo),
-#           `jupyter nbconvert` and jupyter-client (Debian packages; JupyterLab images have them)
-#   user    (go install into $(go env GOPATH)/bin): goimports, GoNB, optionally gopls, and
-#           the GoNB kernel registered with Jupyter (gonb --install)
+#   system  (root, apt-get; skipped when already present): a C compiler (the project uses cgo)
+#           and Python's venv module (Debian's python3-venv)
+#   user    Jupyter, pinned (scripts/jupyter-requirements.txt: JupyterLab 4.6.6, Notebook 7.6.5,
+#           nbconvert), in a venv of its own, $SGFORMER_JUPYTER (default
+#           ~/.cache/sgformer/jupyter); goimports, GoNB and optionally gopls (go install into
+#           $(go env GOPATH)/bin); and the GoNB kernel registered with Jupyter (gonb --install,
+#           into $JUPYTER_DATA_DIR where set: scripts/notebooks.sh keeps its own there)
 #
 # CI runs it (through scripts/notebooks.sh) on a bare Debian 12 machine with Go; the Dockerfile
 # runs the same script, the system part as root and the user part as the notebook user.
-# A second run finds everything installed and takes about a second.
+# A second run finds everything installed and takes a few seconds. Then scripts/jupyter-lab.sh
+# starts JupyterLab on notebooks/.
 #
 # Usage: scripts/setup-notebooks.sh [--only system|user] [--interactive]
 #   --only system|user  run one part only (the Dockerfile runs them as different users)
@@ -16,12 +20,17 @@
 #                       kernel with GoNB's HTML error reports instead of plain-text ones (each
 #                       run registers the kernel anew, with or without them)
 #
-# Go must be on PATH. Add $(go env GOPATH)/bin to PATH to use the tools afterwards.
+# Go and Python 3 (python3, or $SGFORMER_PYTHON) must be on PATH. pip needs PyPI, unless the
+# venv is already there.
 set -euo pipefail
 
 readonly GONB_VERSION=v0.11.1      # the only version the Go module proxy serves
 readonly GOIMPORTS_VERSION=v0.52.0 # golang.org/x/tools
 readonly GOPLS_VERSION=v0.23.0     # v0.24 needs Go 1.27
+root="$(cd "$(dirname "$0")/.." && pwd)"
+readonly requirements="$root/scripts/jupyter-requirements.txt"
+venv="${SGFORMER_JUPYTER:-${XDG_CACHE_HOME:-$HOME/.cache}/sgformer/jupyter}"
+python="${SGFORMER_PYTHON:-python3}"
 
 say() { printf '[setup-notebooks] %s\n' "$*"; }
 die() {
@@ -63,11 +72,10 @@ setup_system() {
 	else
 		say "C compiler: $(command -v cc) (present)"
 	fi
-	local nbconvert
-	if nbconvert=$(jupyter nbconvert --version 2>/dev/null); then
-		say "jupyter nbconvert $nbconvert (present)"
+	if "$python" -c 'import ensurepip, venv' >/dev/null 2>&1; then
+		say "$("$python" --version) with venv (present)"
 	else
-		packages+=(jupyter-nbconvert jupyter-client)
+		packages+=(python3-venv)
 	fi
 	if [ ${#packages[@]} -eq 0 ]; then
 		return
@@ -121,8 +129,26 @@ go_tool() {
 	say "  installed in $((SECONDS - t0)) s"
 }
 
+# setup_jupyter makes the venv of pinned Jupyter, unless it holds these requirements already.
+setup_jupyter() {
+	if cmp -s "$requirements" "$venv/sgformer-requirements.txt" && [ -x "$venv/bin/jupyter-lab" ]; then
+		say "Jupyter in $venv (present: $("$venv/bin/jupyter-lab" --version))"
+		return
+	fi
+	command -v "$python" >/dev/null 2>&1 || die "$python is not on PATH (Python 3 is needed for Jupyter; set SGFORMER_PYTHON)"
+	say "Jupyter (scripts/jupyter-requirements.txt) into a venv: $venv"
+	local t0=$SECONDS
+	rm -rf "$venv"
+	"$python" -m venv "$venv" || die "$python -m venv $venv failed (on Debian: apt-get install python3-venv)"
+	"$venv/bin/pip" install --quiet --disable-pip-version-check --no-input --timeout 60 -r "$requirements" ||
+		die "pip could not install scripts/jupyter-requirements.txt (PyPI unreachable?)"
+	cp "$requirements" "$venv/sgformer-requirements.txt"
+	say "  installed in $((SECONDS - t0)) s: JupyterLab $("$venv/bin/jupyter-lab" --version)"
+}
+
 setup_user() {
 	command -v go >/dev/null 2>&1 || die "go is not on PATH (Go 1.26 or later is needed)"
+	setup_jupyter
 	say "$(go version)"
 	gobin=$(go env GOBIN)
 	if [ -z "$gobin" ]; then
@@ -140,12 +166,13 @@ setup_user() {
 		flags+=(--raw_error) # plain-text compile errors, readable in executed notebooks
 		say "gopls: skipped (optional headless, --interactive installs it; GoNB's warning about it is harmless)"
 	fi
-	say "gonb ${flags[*]}"
+	say "gonb ${flags[*]}${JUPYTER_DATA_DIR:+ (JUPYTER_DATA_DIR=$JUPYTER_DATA_DIR)}"
 	gonb "${flags[@]}" 2>&1 | sed 's/^/  /'
 	case ":$caller_path:" in
 	*":$gobin:"*) ;;
 	*) say "note: add $gobin to PATH (Jupyter's GoNB kernel runs go and goimports from it)" ;;
 	esac
+	say "start JupyterLab on the notebooks with scripts/jupyter-lab.sh"
 }
 
 if [ "$only" != user ]; then

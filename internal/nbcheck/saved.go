@@ -8,6 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 )
 
 // Notebooks are committed with the outputs of their last checked run (scripts/notebooks.sh
@@ -96,6 +99,59 @@ func CheckSaved(path string) error {
 	}
 	if len(problems) > 0 {
 		return fmt.Errorf("%s: its saved outputs show a failed cell: %s", path, problems[0])
+	}
+	repo, err := filepath.Abs(filepath.Join(filepath.Dir(path), ".."))
+	if err != nil {
+		return err
+	}
+	home, _ := os.UserHomeDir()
+	if err := portable(raw, repo, home); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// gonbBuild matches the folder where GoNB builds a session's programs.
+var gonbBuild = regexp.MustCompile(`/tmp/gonb_[0-9a-f]+`)
+
+// portable returns an error naming the first output of notebook nb that its readers would not
+// see as it was saved: HTML holding an SVG (JupyterLab and Notebook 7 sanitise the HTML of a
+// notebook they did not run, which removes it: figures are saved as PNG), or text naming a
+// folder of the machine that ran it (the repository's absolute path repo, the home folder home,
+// GoNB's build folder).
+func portable(nb []byte, repo, home string) error {
+	var n struct {
+		Cells []struct {
+			Outputs []struct {
+				Text multiline                  `json:"text"`
+				Data map[string]json.RawMessage `json:"data"`
+			} `json:"outputs"`
+		} `json:"cells"`
+	}
+	if err := json.Unmarshal(nb, &n); err != nil {
+		return err
+	}
+	for i, c := range n.Cells {
+		for j, o := range c.Outputs {
+			texts := []string{string(o.Text)}
+			for kind, raw := range o.Data {
+				var v multiline
+				if !strings.HasPrefix(kind, "text/") || json.Unmarshal(raw, &v) != nil {
+					continue
+				}
+				if kind == "text/html" && strings.Contains(string(v), "<svg") {
+					return fmt.Errorf("cell %d, output %d: HTML holding an SVG, which a notebook opened untrusted does not show (save figures as image/png)", i+1, j+1)
+				}
+				texts = append(texts, string(v))
+			}
+			for _, text := range texts {
+				for _, dir := range []string{repo, home, gonbBuild.FindString(text)} {
+					if dir != "" && dir != "/" && strings.Contains(text, dir) {
+						return fmt.Errorf("cell %d, output %d names the folder %s of the machine that ran it (kernelext.Path shows paths without it)", i+1, j+1, dir)
+					}
+				}
+			}
+		}
 	}
 	return nil
 }

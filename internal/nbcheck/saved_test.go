@@ -47,3 +47,27 @@ func TestStamp(t *testing.T) {
 		t.Errorf("notebook edited after its run: %v", err)
 	}
 }
+
+// portable refuses what a reader of the saved notebook would not see as saved: a figure as HTML
+// with an SVG, and text naming the folders of the machine that ran it.
+func TestPortable(t *testing.T) {
+	nb := func(output string) []byte {
+		return []byte(`{"cells": [{"cell_type": "code", "outputs": [` + output + `]}]}`)
+	}
+	for _, tc := range []struct {
+		output, want string
+	}{
+		{`{"output_type": "display_data", "data": {"image/png": "iVBOR", "text/plain": "[a figure]"}}`, ""},
+		{`{"output_type": "display_data", "data": {"application/json": {"a": 1}}}`, ""},
+		{`{"output_type": "display_data", "data": {"text/html": ["<div><svg width=\"1\">", "</svg></div>"]}}`, "HTML holding an SVG"},
+		{`{"output_type": "stream", "name": "stdout", "text": ["run in /src/sgformer/results\n"]}`, "names the folder /src/sgformer"},
+		{`{"output_type": "stream", "name": "stdout", "text": "plugin /home/me/.cache/x.so"}`, "names the folder /home/me"},
+		{`{"output_type": "display_data", "data": {"text/plain": "imported into /tmp/gonb_2dfc4dc3/run"}}`, "names the folder /tmp/gonb_2dfc4dc3"},
+		{`{"output_type": "stream", "name": "stdout", "text": "../../shared/data/zinc12k"}`, ""},
+	} {
+		err := portable(nb(tc.output), "/src/sgformer", "/home/me")
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s: %v, want %q", tc.output, err, tc.want)
+		}
+	}
+}

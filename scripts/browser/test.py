@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """Drives the interactive notebooks in headless Chromium: scripts/browser-test.sh runs it.
 
-For each notebook it opens the notebook in the running Jupyter server, runs all cells, and
-works the cell's widgets as a reader would: it moves a slider or a select of each explorer
+For each notebook it opens the notebook in the running Jupyter server, runs its cells up to an
+explorer (not Run All: an explorer closes when a cell below it is queued, which
+scripts/browser/lab.py checks) and works the cell's widgets as a reader would: it moves a slider or a select of each explorer
 and checks that the figure changed (the SVG differs) and that the counts shown are the
 library's (scripts/browser/expect computes them from packages product and pe), presses Done;
 in 03-training it presses Stop once an epoch has ended and checks that the run stopped with
@@ -81,9 +82,29 @@ class Session:
         self.driver.get(f"{self.args.url}/notebooks/{name}.ipynb?token={self.args.token}")
         self.wait("the notebook's kernel to connect", 120, lambda: self.js(
             "return !!(window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel && Jupyter.notebook.kernel.is_connected())"))
-        log(f"{name}: kernel connected; running all cells")
-        self.js("Jupyter.notebook.clear_all_output(); Jupyter.notebook.execute_all_cells();")
+        self.js("Jupyter.notebook.clear_all_output();")
+        self.next = 0  # the first cell not run yet
         self.started = time.monotonic()
+
+    def run_to(self, marker):
+        """Runs the cells from the first not run yet to the next whose text holds marker."""
+        end = self.js("""
+            const cells = Jupyter.notebook.get_cells();
+            for (let i = arguments[0]; i < cells.length; i++) {
+                if (cells[i].cell_type === 'code' && cells[i].get_text().includes(arguments[1])) return i;
+            }
+            return -1;""", self.next, marker)
+        if end < 0:
+            raise Failure(f"no cell with {marker} below cell {self.next}")
+        log(f"{self.notebook}: kernel connected; running cells {self.next} to {end} ({marker})")
+        self.js("Jupyter.notebook.execute_cell_range(arguments[0], arguments[1]);", self.next, end + 1)
+        self.next = end + 1
+
+    def run_rest(self):
+        """Runs the cells not run yet."""
+        log(f"{self.notebook}: running cells {self.next} to the end")
+        self.js("Jupyter.notebook.execute_cell_range(arguments[0], Jupyter.notebook.ncells());", self.next)
+        self.next = self.js("return Jupyter.notebook.ncells();")
 
     def errors_shown(self):
         """Error outputs and panics the page shows so far."""
@@ -97,6 +118,8 @@ class Session:
             return out;""")
 
     def wait_cells_done(self, timeout):
+        self.run_rest()
+
         def done():
             if self.errors_shown():
                 raise Failure("a cell failed:\n" + "\n".join(self.errors_shown()))
@@ -194,6 +217,7 @@ MOLECULE = "zinc12k:5853"
 
 def product_graph(s):
     s.open("01-product-graph")
+    s.run_to("kernelext.ExploreProduct")
     before = s.explorer("product", s.args.cell_timeout)
     after = s.change("product", "root", 3, "root=3 connectivity=internal", before)
     s.check_counts(after, s.expect("product", MOLECULE, "3", "internal"),
@@ -206,6 +230,7 @@ def product_graph(s):
     s.screenshot("explorer-product.png", '.sgformer-explorer[data-explorer="product"]')
     s.done("product")
 
+    s.run_to("kernelext.ExploreSampling")
     before = s.explorer("sampling", s.args.cell_timeout)
     after = s.change("sampling", "ratio", 30, "ratio=0.30 seed=0", before)
     s.check_counts(after, s.expect("sampling", MOLECULE, "0.3", "0"), ["n", "roots", "nodes", "internal", "external", "point"])
@@ -218,6 +243,7 @@ def product_graph(s):
 
 def positional_encodings(s):
     s.open("02-positional-encodings")
+    s.run_to("kernelext.ExplorePE")
     before = s.explorer("pe", s.args.cell_timeout)
     after = s.change("pe", "column", 3, "mode=exact k=8 column=3", before)
     s.check_counts(after, s.expect("pe", MOLECULE, "exact", "8", "3"), ["n", "columns", "tuple", "eigenvalue"])
@@ -235,6 +261,7 @@ def positional_encodings(s):
 
 def training(s):
     s.open("03-training")
+    s.run_rest()
     s.wait("the Stop button", s.args.cell_timeout, lambda: s.js(
         "return !!document.querySelector('.sgformer-train-controls button')"), interval=0.5)
     log(f"03-training: Stop button shown after {time.monotonic() - s.started:.1f} s; waiting for the first epoch")
