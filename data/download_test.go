@@ -333,3 +333,40 @@ func TestProgressLines(t *testing.T) {
 		}
 	}
 }
+
+// ensure downloads a dataset whose directory does not exist, and leaves one that exists to Load
+// without a request; offline, its error says what to fetch.
+func TestEnsure(t *testing.T) {
+	var body []byte
+	srv := newServer(func() []byte { return body })
+	body, src := testArchive(t, srv.URL, toyFiles)
+	dir := filepath.Join(t.TempDir(), "toy")
+	if err := src.ensure(context.Background(), dir, srv.Client(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(filepath.Join(dir, "split/scaffold/train.csv.gz")); err != nil || string(got) != "0\n" {
+		t.Fatalf("after ensure: %q, %v", got, err)
+	}
+	srv.Close()
+	if err := src.ensure(context.Background(), dir, srv.Client(), nil); err != nil {
+		t.Errorf("ensure asked the network for a directory that exists: %v", err)
+	}
+	err := src.ensure(context.Background(), filepath.Join(t.TempDir(), "other"), srv.Client(), nil)
+	if err == nil || !strings.Contains(err.Error(), "toy.zip") {
+		t.Errorf("offline: %v, want an error naming the archive to fetch", err)
+	}
+}
+
+// Ensure finds a dataset where DefaultDir looks ($SGFORMER_DATA here) without downloading it.
+func TestEnsureFinds(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "ogbg_molesol"), 0o755)
+	t.Setenv("SGFORMER_DATA", root)
+	dir, err := Ensure(context.Background(), "ogbg-molesol", nil)
+	if err != nil || dir != filepath.Join(root, "ogbg_molesol") {
+		t.Errorf("Ensure = %q, %v", dir, err)
+	}
+	if _, err := Ensure(context.Background(), "qm9", nil); err == nil {
+		t.Error("Ensure of an unknown dataset succeeded")
+	}
+}

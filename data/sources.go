@@ -1,9 +1,12 @@
 package data
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -250,6 +253,30 @@ func DefaultDir(name string) (string, error) {
 		return "", fmt.Errorf("data: no directory for %s: set SGFORMER_DATA or pass a data directory: %w", name, err)
 	}
 	return filepath.Join(cache, "sgformer", "data", s.Folder), nil
+}
+
+// Ensure returns DefaultDir(name), the directory of the dataset's files, after downloading the
+// canonical files into it (Download, reporting to progress) when it does not exist: a dataset
+// arrives on first use, as in PyG and OGB. A directory that exists is left to Load to check.
+// Offline, the error says what to fetch by hand and where to put it.
+func Ensure(ctx context.Context, name string, progress io.Writer) (string, error) {
+	s, err := SourceOf(name)
+	if err != nil {
+		return "", err
+	}
+	dir, err := DefaultDir(name)
+	if err != nil {
+		return "", err
+	}
+	return dir, s.ensure(ctx, dir, http.DefaultClient, progress)
+}
+
+// ensure downloads s into dir unless dir exists.
+func (s Source) ensure(ctx context.Context, dir string, client *http.Client, progress io.Writer) error {
+	if _, err := os.Stat(dir); err == nil {
+		return nil
+	}
+	return s.Download(ctx, dir, client, progress)
 }
 
 // LoadOptions adjust Load.

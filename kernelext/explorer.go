@@ -182,7 +182,7 @@ func (e *explorer) static(f Frame) error {
 	if err := DisplayHTML(staticNote(e.title, e.knobs) + f.countsHTML()); err != nil {
 		return err
 	}
-	return f.display("")
+	return f.keep("")
 }
 
 // staticNote says that a figure is the explorer's default state, drawn without a front end.
@@ -244,9 +244,10 @@ func (e *explorer) live(f Frame, values []int) error {
 		return e.gaveUp(panel)
 	}
 	dom.Append(box, fmt.Sprintf(`<span style="color:#666">live until Done, a cell below is run (Run All goes on at once) or %s without a change</span>`, duration(IdleTimeout)))
-	queued := comms.Listen[int]("/sgformer/queued/" + id)
+	queuedAt := "/sgformer/queued/" + id
+	queued := comms.Listen[int](queuedAt)
 	defer queued.Close()
-	dom.TransientJavascript(watchQueued(box, "/sgformer/queued/"+id, IdleTimeout+time.Minute))
+	dom.TransientJavascript(watchQueued(box, queuedAt, IdleTimeout+time.Minute))
 
 	// One channel of changes, fed by a goroutine per control that ends with the explorer.
 	changes := make(chan change)
@@ -304,12 +305,12 @@ func (e *explorer) live(f Frame, values []int) error {
 	}
 	clicks.Close()
 	wg.Wait()
-	dom.TransientJavascript(fmt.Sprintf(`globalThis[%s] = true;`, strconv.Quote("/sgformer/queued/"+id)))
+	dom.TransientJavascript(fmt.Sprintf(`globalThis[%s] = true;`, strconv.Quote(queuedAt)))
 	if err := updateHTML(panel, fmt.Sprintf(`<div class="sgformer-closed" data-explorer="%s" style="color:#666">%s closed (%s) at %s. Run the cell again to explore.</div>%s`,
 		e.name, html.EscapeString(e.title), html.EscapeString(reason), html.EscapeString(state(e.knobs, values)), f.countsHTML())); err != nil {
 		return err
 	}
-	return f.display(figure) // the last figure, as an image that stays
+	return f.keep(figure) // the last figure, as an image that stays
 }
 
 // watchQueued returns the script that watches, every queuedPoll for at most lifetime, the

@@ -66,9 +66,9 @@ func (f Frame) countsHTML() string {
 	return `<div class="sgformer-counts" style="font-family:monospace;white-space:pre-wrap">` + strings.Join(lines, "\n") + "</div>"
 }
 
-// display shows the frame's figure as the image a notebook keeps (FigureBundle): in a new output
+// keep shows the frame's figure as the image a notebook keeps (FigureBundle): in a new output
 // when id is "", else in the output with display id id, which it empties when there is no figure.
-func (f Frame) display(id string) error {
+func (f Frame) keep(id string) error {
 	if f.Figure == nil {
 		if id == "" {
 			return nil

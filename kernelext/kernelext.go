@@ -12,14 +12,15 @@
 //	summary, err := kernelext.Train(ctx, task, training.Options{Out: dir, Backend: be}) // live curves and Stop
 //
 // Where a notebook front end listens (a browser), an explorer stays live until its Done button
-// is pressed, IdleTimeout passes without a change or the kernel is interrupted, then leaves its
-// last figure in the output; where none does (nbconvert, CI; or SGFORMER_WIDGETS=static), it
-// draws its default state as a static figure. Must, Show, LoadMolecule, DataDir and Task are
-// the one-line helpers the notebooks' first cells use.
+// is pressed, a cell below it is queued to run (Run All goes on without anyone pressing a
+// button), IdleTimeout passes without a change or the kernel is interrupted, then leaves its
+// last figure in the output as an image; where none does (nbconvert, CI; or
+// SGFORMER_WIDGETS=static), it draws its default state as an image. Must, Show, LoadMolecule,
+// DataDir, Dataset, Path and Task are the one-line helpers the notebooks' first cells use.
 //
-// Every function is split in two: one builds the HTML or SVG as a string, and works and is
-// tested anywhere; the other sends it to the notebook through GoNB's gonbui package, and
-// returns ErrNotInKernel when the program is not run by a GoNB kernel. In a notebook:
+// Every function is split in two: one builds the HTML, SVG or PNG, and works and is tested
+// anywhere; the other sends it to the notebook through GoNB's gonbui package, and returns
+// ErrNotInKernel when the program is not run by a GoNB kernel. In a notebook:
 //
 //	fig, err := plots.Curves(records, "mae")
 //	if err == nil {
@@ -33,6 +34,7 @@
 //	live := kernelext.LiveTraining("mae", 40)
 //	summary, err := training.Train(ctx, task, training.Options{Out: dir, Backend: backend,
 //		OnEpoch: live.OnEpoch, Progress: live})
+//	live.Finish()
 //
 // In a notebook, importing the package also sets the Go runtime's soft memory limit to 90 % of
 // the memory available (the container's cgroup limit on Binder), as the sgformer command does

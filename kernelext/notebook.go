@@ -1,9 +1,11 @@
 package kernelext
 
 import (
+	stdcontext "context"
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -79,6 +81,19 @@ func DataDir(name string) string {
 		}
 	}
 	return ""
+}
+
+// Dataset returns the directory of the dataset name's files: DataDir's where it finds them,
+// else the user cache's, where the canonical files are downloaded on first use (data.Ensure,
+// pinned checksums, a progress line every 30 s in the cell; interrupting the kernel stops it,
+// and the next call resumes). Offline, the error says what to fetch by hand.
+func Dataset(name string) (string, error) {
+	if dir := DataDir(name); dir != "" {
+		return dir, nil
+	}
+	ctx, stop := signal.NotifyContext(stdcontext.Background(), os.Interrupt)
+	defer stop()
+	return data.Ensure(ctx, name, os.Stderr)
 }
 
 // Path returns path as a notebook shows it, naming no folder of the machine it ran on: relative

@@ -7,7 +7,8 @@
 #                      03-training), without the self-test
 #   --save:            also write each notebook that passed, with its outputs, over the committed
 #                      one (stamped with the digest of its cells, which internal/nbcheck's
-#                      TestNotebooksSaved checks: run it after changing a notebook's cells)
+#                      TestNotebooksSaved checks: run it after changing a notebook's cells), and
+#                      its time and peak memory into results/notebooks/NAME.json
 #
 # Environment:
 #   SGFORMER_NOTEBOOKS      notebooks to run, space-separated, when no argument is given
@@ -48,19 +49,19 @@ nbcheck="$out/nbcheck"
 go build -o "$nbcheck" ./internal/cmd/nbcheck
 
 # execute NOTEBOOK DIR runs NOTEBOOK into DIR/NAME.ipynb, logging into $out/logs/NAME.log,
-# and prints its wall time. nbconvert fails only when it cannot finish (a cell's timeout, a dead
-# kernel): errors inside cells are left to the checker.
+# and prints its wall time and the peak memory of its processes (scripts/peak-rss.py, into
+# $out/logs/NAME.measure.json). nbconvert fails only when it cannot finish (a cell's timeout, a
+# dead kernel): errors inside cells are left to the checker.
 execute() {
-	local notebook=$1 dir=$2 name log start status=0
+	local notebook=$1 dir=$2 name log status=0
 	name=$(basename "$notebook" .ipynb)
 	log="$out/logs/$name.log"
-	start=$EPOCHREALTIME
-	jupyter nbconvert --to notebook --execute --output-dir "$dir" \
+	python3 scripts/peak-rss.py "$out/logs/$name.measure.json" -- jupyter nbconvert --to notebook --execute --output-dir "$dir" \
 		--ExecutePreprocessor.kernel_name=gonb \
 		--ExecutePreprocessor.timeout="$timeout" \
 		--ExecutePreprocessor.allow_errors=True \
 		"$notebook" >"$log" 2>&1 || status=$?
-	say "$name: executed in $(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s"
+	say "$name: executed in $(python3 -c "import json, sys; m = json.load(open(sys.argv[1])); print(m['seconds'], 's, peak memory', m['peak_rss_mib'], 'MiB')" "$out/logs/$name.measure.json")"
 	if [ "$status" -ne 0 ]; then
 		tail -n 30 "$log" | sed 's/^/    /' >&2
 		say "$name: FAILED: nbconvert exited with status $status (log: $log)" >&2
@@ -132,6 +133,7 @@ if [ ${#notebooks[@]} -eq 0 ]; then
 fi
 
 failed=()
+load="$(cut -d' ' -f1-3 /proc/loadavg)"
 for notebook in "${notebooks[@]}"; do
 	name=$(basename "$notebook" .ipynb)
 	if ! execute "$notebook" "$out"; then
@@ -143,7 +145,18 @@ for notebook in "${notebooks[@]}"; do
 		failed+=("$name")
 	elif [ "$save" = 1 ]; then
 		"$nbcheck" -save "$out/$name.ipynb" "$notebook"
-		say "$name: outputs saved into $notebook"
+		# The run's time and memory beside it, for docs/notebooks.md (internal/cmd/readme).
+		mkdir -p results/notebooks
+		python3 - "$out/logs/$name.measure.json" "results/notebooks/$name.json" "$name" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+			"$(date -u +%FT%TZ)" "$(nproc)" "$load" <<'EOF'
+import json, sys
+measure, dst, name, commit, date, cores, load = sys.argv[1:]
+run = {"notebook": name, **json.load(open(measure)), "commit": commit, "date": date, "cores": int(cores), "load_before": load}
+with open(dst, "w") as f:
+    json.dump(run, f)
+    f.write("\n")
+EOF
+		say "$name: outputs saved into $notebook, its time and memory into results/notebooks/$name.json"
 	fi
 done
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	stdcontext "context"
 	"errors"
 	"flag"
 	"fmt"
@@ -399,6 +400,13 @@ func runTraining(ctx *context.Context, d *dataFlags, opt training.Options, backe
 		s, _ := seed.(int)
 		if d.CSV, err = d.csv.options(d.Dataset, s); err != nil {
 			return nil, err
+		}
+		if _, err := data.SourceOf(d.Dataset); err == nil && d.DataDir == "" {
+			// Where DefaultDir looks, downloaded there on first use; recorded, so that eval,
+			// predict and --resume find it from any directory.
+			if d.DataDir, err = data.Ensure(stdcontext.Background(), d.Dataset, io.err); err != nil {
+				return nil, err
+			}
 		}
 		if d.DataDir != "" { // recorded absolute, so that the run is found from anywhere
 			if d.DataDir, err = filepath.Abs(d.DataDir); err != nil {

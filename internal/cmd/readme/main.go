@@ -67,13 +67,14 @@ var sections = map[string]func(root string) (string, error){
 	"gpu":                    gpuSection("results/zinc12k-gpu"),
 	"authors-model":          authorsModelSection("results/pytorch-import/molesol-authors-seed0"),
 	"test-times":             testTimesSection("results/testing", "quick.jsonl", "all.jsonl"),
+	"notebook-times":         notebooksSection("results/notebooks"),
 	"devices-cpu":            devicesSection("results/benchmarks/devices.txt"),
 	"devices-scaling":        scalingSection("results/benchmarks/devices-collectives.txt", "results/benchmarks/cpu.txt", "results/zinc12k-gpu"),
 }
 
 // documents are the files with generated sections, relative to the project root; every section
 // appears in one of them.
-var documents = []string{"README.md", "docs/cli.md", "docs/design.md", "docs/smiles.md", "docs/results.md", "docs/benchmarks.md", "docs/gpu.md", "docs/reproduction.md", "docs/pytorch.md", "docs/testing.md", "docs/devices.md"}
+var documents = []string{"README.md", "docs/cli.md", "docs/design.md", "docs/smiles.md", "docs/results.md", "docs/benchmarks.md", "docs/gpu.md", "docs/reproduction.md", "docs/pytorch.md", "docs/testing.md", "docs/devices.md", "docs/notebooks.md"}
 
 func main() {
 	check := flag.Bool("check", false, "report whether the documents are current instead of rewriting them")
