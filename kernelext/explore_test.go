@@ -189,7 +189,7 @@ func TestProductFrame(t *testing.T) {
 		}
 	}
 	f, _ := ProductFrame(m, p, ProductView{3, "external"}) // node 3 has one neighbour, node 1
-	if want := "external A_{G^S} = A ⊗ I: 10 of its 200 edges go into subgraph 3, 0 from inside it and 10 from 10 product nodes of other subgraphs (its neighbours)."; !slices.Contains(f.Lines, want) {
+	if want := "external A ⊗ I: 10 of its 200 edges go into subgraph 3, 0 from inside it and 10 from 10 product nodes of other subgraphs (its neighbours)."; !slices.Contains(f.Lines, want) {
 		t.Errorf("lines %q lack %q", f.Lines, want)
 	}
 	if _, err := ProductGraphs(mustGraph(t, 41)); err == nil || !strings.Contains(err.Error(), "up to 40 atoms") {

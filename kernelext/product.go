@@ -82,10 +82,19 @@ func CountProduct(p *product.Graph, view ProductView) (ProductCounts, []float64,
 	return c, role, nil
 }
 
-// connectivityLabel names a connectivity of pairs as the paper writes it, such as
-// "internal A_G = I ⊗ A".
+// connectivityLabel names a connectivity of pairs by its name and, where the paper gives one,
+// its Kronecker form, in Unicode rather than the TeX of the paper's symbol: "internal I ⊗ A",
+// "point".
 func connectivityLabel(name product.Name) string {
-	return strings.ReplaceAll(name.String(), "_", " ") + " " + name.Notation(2)
+	label := strings.ReplaceAll(name.String(), "_", " ")
+	notation := name.Notation(2)
+	if _, form, ok := strings.Cut(notation, " = "); ok {
+		return label + " " + form
+	}
+	if !strings.ContainsAny(notation, "_^{}") {
+		return label + " " + notation
+	}
+	return label
 }
 
 // ProductFrame draws a view of the product-graph explorer for molecule m (p from

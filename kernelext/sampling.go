@@ -127,7 +127,7 @@ func SamplingFrame(m *Molecule, p *product.Graph, view SamplingView) (Frame, err
 	k := len(c.Roots)
 	edges := func(name product.Name) string { return fmt.Sprintf("%s %d of %d", name, c.Kept[name], c.Total[name]) }
 	lines := []string{
-		fmt.Sprintf("%s: n = %d. Ratio p = %.2f keeps round(p·n) = %d of the %d subgraphs in every draw (A_mask keeps (s,v)–(s',v') iff s and s' are both kept).",
+		fmt.Sprintf("%s: n = %d. Ratio p = %.2f keeps round(p·n) = %d of the %d subgraphs in every draw (the mask keeps (s,v)–(s',v') iff s and s' are both kept).",
 			m.Name, n, view.Ratio, k, n),
 		fmt.Sprintf("Draw 0 (seed %d), as a training batch samples a graph: roots %v, %d of the %d product nodes; edges kept: %s, %s, %s.",
 			view.Seed, c.Roots, c.Nodes, n*n, edges(product.Internal), edges(product.External), edges(product.Point)),

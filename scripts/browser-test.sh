@@ -221,7 +221,8 @@ for nb in "${lab_run[@]}"; do
 done
 
 if $figures; then
-	for shot in "$out"/screenshots/explorer-*.png "$out"/screenshots/training-*.png "$out"/screenshots/lab-*.png; do
+	for shot in "$out"/screenshots/explorer-*.png "$out"/screenshots/training-*.png "$out"/screenshots/lab-*-figure.png \
+		"$out"/screenshots/lab-run-all-*.png; do
 		cp "$shot" "docs/figures/notebook-$(basename "$shot")"
 	done
 	say "screenshots copied to docs/figures/notebook-*.png"

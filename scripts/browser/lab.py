@@ -9,7 +9,8 @@
    lab-NAME-figure.png).
 2. Run All (--run-all: copies that point GoNB at this repository): every cell finishes within
    --run-all-timeout with no button pressed, and each explorer closed because the cells below it
-   were queued, leaving its figure as an image. A screenshot of each explorer left behind.
+   were queued, leaving its figure as an image. A screenshot of the first explorer so closed
+   (lab-run-all-NAME.png).
 
 Every wait is bounded; a failure names the notebook and the step, saves a screenshot
 (failure-lab-NAME.png) and exits with status 1.
@@ -183,7 +184,9 @@ def run_all(lab, name):
     log(f"{name}: Run All finished in {took:.1f} s with no button pressed; explorers: {closed}")
     if len(closed) != explorers or not all("a cell below was queued" in c["text"] and c["image"] for c in closed):
         raise Failure(f"want {explorers} explorers closed because cells below were queued, each with its figure as an image; got {closed}")
-    lab.screenshot(f"lab-run-all-{name}.png")
+    lab.js("document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .sgformer-closed').scrollIntoView({block: 'start'})")
+    time.sleep(0.5)
+    lab.screenshot(f"lab-run-all-{name}.png")  # the first explorer, closed, its figure left
 
 
 def main():
