@@ -42,8 +42,7 @@ type Live struct {
 	mu      sync.Mutex
 	records []training.Record
 	bar     string // the progress bar's latest line
-	figure  string // the curves of records, as HTML
-	drawn   bool   // figure has been displayed
+	figure  string // the curves of records, as HTML; displayed once not empty
 	err     error
 }
 
@@ -66,7 +65,6 @@ func (l *Live) OnEpoch(r training.Record) {
 	}
 	l.display()
 	if l.figure != "" {
-		l.drawn = true
 		l.setErr(updateHTML(l.id+"-figure", l.figure))
 	}
 }
@@ -77,7 +75,7 @@ func (l *Live) OnEpoch(r training.Record) {
 func (l *Live) Finish() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if !l.drawn {
+	if l.figure == "" {
 		return
 	}
 	var finite []training.Record

@@ -109,7 +109,7 @@ func TestSamplingStatus(t *testing.T) {
 	// with runs of one only (B).
 	write("gomlx/a_ratio-0.5", 0, 4, 4, 0.9)
 	write("earlier", 0, 3, 4, 0.7)
-	starts, err := pairedSection([2]string{"GoMLX's", "PyTorch's"}, [2]string{"gomlx", "runs"}, map[string]string{"c_ratio-0.5": "earlier"}, cells, 3, "somewhere.")(root)
+	starts, err := pairedSection([2]string{"GoMLX's", "PyTorch's"}, [2]string{"gomlx", "runs"}, map[string]string{"c_ratio-0.5": "earlier"}, cells, 3, "RMSE", 1, "somewhere.")(root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,8 +25,12 @@ type paperCell struct {
 	bench         string         // the row's name in BenchmarkRecipeStep (variant.benchName)
 }
 
-// molesolSampling are the cells of the paper's Table "molesol-sampling".
-var molesolSampling = molesolSamplingTable.cells()
+// molesolSampling and molbaceSampling are the cells of the paper's Tables "molesol-sampling"
+// and "molbace-sampling".
+var (
+	molesolSampling = molesolSamplingTable.cells()
+	molbaceSampling = molbaceSamplingTable.cells()
+)
 
 // seedRun is what one seed's run folder says: its summary (the test metric at the best
 // validation epoch so far, the epochs trained), the epochs configured, the median seconds of its
@@ -133,12 +137,16 @@ func cellRuns(dir string, seeds int) ([]seedRun, error) {
 // pairedSection compares two sets of runs of the same cells side by side, for the cells that
 // have runs in both: names[0]'s in the folder dirs[0] (or the folder moved names for the cell)
 // and names[1]'s in dirs[1], folders relative to the project root; where says where they are.
-func pairedSection(names, dirs [2]string, moved map[string]string, cells []paperCell, seeds int, where string) func(root string) (string, error) {
+func pairedSection(names, dirs [2]string, moved map[string]string, cells []paperCell, seeds int, metric string, scale float64, where string) func(root string) (string, error) {
 	return func(root string) (string, error) {
 		var b strings.Builder
 		fmt.Fprintf(&b, "| model | ratio | paper | %s | %s |\n|---|---:|---|---|---|\n", names[0], names[1])
 		rows := 0
 		for _, c := range cells {
+			digits := 3 // as the paper writes the cell, where it is known
+			if c.value.mean != "" {
+				digits = decimals(c.value.mean)
+			}
 			var cols []string
 			for i, dir := range []string{filepath.Join(dirs[0], c.dir()), filepath.Join(dirs[1], c.dir())} {
 				if m, ok := moved[c.dir()]; ok && i == 0 {
@@ -154,23 +162,23 @@ func pairedSection(names, dirs [2]string, moved map[string]string, cells []paper
 				var tests []float64
 				var desc []string
 				for _, r := range runs {
-					tests = append(tests, r.summary.TestAtBest)
-					desc = append(desc, fmt.Sprintf("%d: %.3f, %d ep", r.summary.Seed, r.summary.TestAtBest, r.summary.Epochs))
+					tests = append(tests, scale*r.summary.TestAtBest)
+					desc = append(desc, fmt.Sprintf("%d: %.*f, %d ep", r.summary.Seed, digits, scale*r.summary.TestAtBest, r.summary.Epochs))
 				}
 				st := ablation.NewStat(tests)
-				cols = append(cols, fmt.Sprintf("%.3f ± %.3f (seed %s)", st.Mean, st.Std, strings.Join(desc, "; ")))
+				cols = append(cols, fmt.Sprintf("%.*f ± %.*f (seed %s)", digits, st.Mean, digits, st.Std, strings.Join(desc, "; ")))
 			}
 			if len(cols) < 2 {
 				continue
 			}
 			rows++
-			fmt.Fprintf(&b, "| %s | %g %% | %.3f ± %.3f | %s | %s |\n", c.model, 100*c.ratio, c.mean, c.std, cols[0], cols[1])
+			fmt.Fprintf(&b, "| %s | %g %% | %.*f ± %.*f | %s | %s |\n", c.model, 100*c.ratio, digits, c.mean, digits, c.std, cols[0], cols[1])
 		}
 		if rows == 0 {
 			b.WriteString("| — | — | — | no cell has runs of both yet | |\n")
 		}
-		fmt.Fprintf(&b, "\nTest RMSE at the best validation epoch, mean ± std over the seeds so far, and per seed its test RMSE "+
-			"and epochs trained; %s\n", where)
+		fmt.Fprintf(&b, "\nTest %s at the best validation epoch, mean ± std over the seeds so far, and per seed its test %s "+
+			"and epochs trained; %s\n", metric, metric, where)
 		for cell, dir := range moved {
 			fmt.Fprintf(&b, "%s of %s: the runs of `%s` (docs/results.md, on the pure-Go backend).\n", names[0], cell, dir)
 		}
