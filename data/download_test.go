@@ -370,3 +370,22 @@ func TestEnsureFinds(t *testing.T) {
 		t.Error("Ensure of an unknown dataset succeeded")
 	}
 }
+
+// A dataset found nowhere DefaultDir looks: the error lists where it looked.
+func TestLoadSaysWhereItLooked(t *testing.T) {
+	t.Setenv("SGFORMER_DATA", "")
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	wd := t.TempDir()
+	t.Chdir(wd)
+	_, err := Load("ogbg-molesol", "")
+	for _, want := range []string{"no copy found", "ogbg_molesol", "$SGFORMER_DATA (not set)", "../shared/data beside " + wd, filepath.Join(cache, "sgformer", "data"), "sgformer download --dataset ogbg-molesol"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v does not say %q", err, want)
+		}
+	}
+	t.Setenv("SGFORMER_DATA", wd)
+	if _, err := Load("ogbg-molesol", ""); err == nil || !strings.Contains(err.Error(), "$SGFORMER_DATA = "+wd) {
+		t.Errorf("with SGFORMER_DATA: %v", err)
+	}
+}

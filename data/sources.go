@@ -255,6 +255,21 @@ func DefaultDir(name string) (string, error) {
 	return filepath.Join(cache, "sgformer", "data", s.Folder), nil
 }
 
+// searched says where DefaultDir looks for a dataset's folder, in its order.
+func searched() string {
+	if root := os.Getenv("SGFORMER_DATA"); root != "" {
+		return "$SGFORMER_DATA = " + root
+	}
+	places := "$SGFORMER_DATA (not set), ../shared/data beside the working directory or one of its parents"
+	if wd, err := os.Getwd(); err == nil {
+		places = "$SGFORMER_DATA (not set), ../shared/data beside " + wd + " or one of its parents"
+	}
+	if cache, err := os.UserCacheDir(); err == nil {
+		places += ", " + filepath.Join(cache, "sgformer", "data")
+	}
+	return places
+}
+
 // Ensure returns DefaultDir(name), the directory of the dataset's files, after downloading the
 // canonical files into it (Download, reporting to progress) when it does not exist: a dataset
 // arrives on first use, as in PyG and OGB. A directory that exists is left to Load to check.
@@ -302,12 +317,16 @@ func LoadWith(name, dir string, opt LoadOptions) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	if dir == "" {
+	defaulted := dir == ""
+	if defaulted {
 		if dir, err = DefaultDir(name); err != nil {
 			return nil, err
 		}
 	}
 	if _, err := os.Stat(dir); err != nil {
+		if defaulted {
+			return nil, fmt.Errorf("data: %s: no copy found (looked for %s in %s)\n%s", name, s.Folder, searched(), s.missing(dir))
+		}
 		return nil, fmt.Errorf("data: %s: %w\n%s", name, err, s.missing(dir))
 	}
 	ds, err := s.read(dir)
