@@ -127,12 +127,17 @@ func FigureBundle(f *plots.Figure) (Bundle, error) {
 	if err != nil {
 		return Bundle{}, fmt.Errorf("kernelext: rendering the figure: %w", err)
 	}
+	// CSS pixels: 96 an inch, 72 points an inch.
+	return pngBundle(png, describe(f), int(math.Round(f.Width.Points()*96/72)), int(math.Round(f.Height.Points()*96/72))), nil
+}
+
+// pngBundle is the output of a PNG image shown at width × height CSS pixels, with text, in
+// brackets, for readers that show no images.
+func pngBundle(png []byte, text string, width, height int) Bundle {
 	return Bundle{
-		Data: map[protocol.MIMEType]any{protocol.MIMEImagePNG: png, protocol.MIMETextPlain: "[" + describe(f) + "]"},
-		// CSS pixels: 96 an inch, 72 points an inch.
-		Metadata: map[string]any{string(protocol.MIMEImagePNG): map[string]int{
-			"width": int(math.Round(f.Width.Points() * 96 / 72)), "height": int(math.Round(f.Height.Points() * 96 / 72))}},
-	}, nil
+		Data:     map[protocol.MIMEType]any{protocol.MIMEImagePNG: png, protocol.MIMETextPlain: "[" + text + "]"},
+		Metadata: map[string]any{string(protocol.MIMEImagePNG): map[string]int{"width": width, "height": height}},
+	}
 }
 
 // ShowFile displays the PNG file at path, an image package plots wrote at plots.DefaultDPI (the
@@ -146,11 +151,7 @@ func ShowFile(path string) error {
 	if err != nil {
 		return fmt.Errorf("kernelext: %s: not a PNG image: %w", path, err)
 	}
-	return display("", Bundle{
-		Data: map[protocol.MIMEType]any{protocol.MIMEImagePNG: raw, protocol.MIMETextPlain: "[" + filepath.Base(path) + "]"},
-		Metadata: map[string]any{string(protocol.MIMEImagePNG): map[string]int{
-			"width": img.Width * 96 / plots.DefaultDPI, "height": img.Height * 96 / plots.DefaultDPI}},
-	})
+	return display("", pngBundle(raw, filepath.Base(path), img.Width*96/plots.DefaultDPI, img.Height*96/plots.DefaultDPI))
 }
 
 // describe names a figure in a line: its title, then its panels' titles.

@@ -21,46 +21,19 @@ import subprocess
 import sys
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
-
-class Failure(Exception):
-    """A check that failed, with what was expected."""
+from chrome import Browser, Failure
 
 
 def log(msg):
     print(f"[browser] {msg}", flush=True)
 
 
-class Session:
+class Session(Browser):
     def __init__(self, args):
-        self.args = args
-        options = webdriver.ChromeOptions()
-        for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000",
-                     "--hide-scrollbars"):
-            options.add_argument(flag)
-        options.binary_location = args.chromium
-        self.driver = webdriver.Chrome(service=Service(args.chromedriver), options=options)
-        self.driver.set_script_timeout(60)
-        self.driver.set_page_load_timeout(120)
-        self.notebook = ""
+        super().__init__(args)
         self.timings = []
-
-    def js(self, script, *args):
-        return self.driver.execute_script(script, *args)
-
-    def wait(self, what, timeout, probe, interval=0.2):
-        """Calls probe until it returns a true value, which it returns; fails after timeout s."""
-        deadline = time.monotonic() + timeout
-        while True:
-            value = probe()
-            if value:
-                return value
-            if time.monotonic() > deadline:
-                raise Failure(f"timed out after {timeout} s waiting for {what}")
-            time.sleep(interval)
 
     def screenshot(self, name, selector=None):
         path = os.path.join(self.args.out, name)
