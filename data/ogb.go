@@ -220,7 +220,7 @@ func categories(rows []row, dims []int, what string) ([]int32, error) {
 				return nil, err
 			}
 			if x < 0 || x >= dims[j] {
-				return nil, r.errorf("%s %d is %d, outside [0, %d)", what, j+1, x, dims[j])
+				return nil, r.errorf("%s column %d is %d, outside [0, %d)", what, j, x, dims[j]) // columns from 0, as the model's errors count them
 			}
 			out = append(out, int32(x))
 		}

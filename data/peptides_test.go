@@ -255,6 +255,7 @@ func TestReadSplitFile(t *testing.T) {
 		{"missing.json", `{"train": [0], "val": [1]}`, `no part "test"`},
 		{"range.json", `{"train": [0, 4], "val": [1], "test": [3]}`, "train graph 4 outside [0, 4), the graphs of mols.csv"},
 		{"twice.json", `{"train": [0, 1], "val": [1], "test": [3]}`, "graph 1 in both train and validation"},
+		{"repeated.json", `{"train": [0, 0], "val": [1], "test": [3]}`, "graph 0 listed twice in train"},
 		{"syntax.json", `{"train": [0, 1]`, "unexpected end of JSON input"},
 	} {
 		path := filepath.Join(dir, tc.name)

@@ -271,7 +271,9 @@ func (s Split) check(name string, graphs int, listed string) error {
 			if id < 0 || id >= graphs {
 				return fmt.Errorf("%s: %s graph %d outside [0, %d), the graphs of %s", name, part.name, id, graphs, listed)
 			}
-			if prev, dup := seen[id]; dup {
+			if prev, dup := seen[id]; dup && prev == part.name {
+				return fmt.Errorf("%s: graph %d listed twice in %s", name, id, part.name)
+			} else if dup {
 				return fmt.Errorf("%s: graph %d in both %s and %s", name, id, prev, part.name)
 			}
 			seen[id] = part.name

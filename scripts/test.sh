@@ -99,4 +99,13 @@ if [ "${SGFORMER_SKIP_NOTEBOOKS:-0}" = 1 ] || [ "${SGFORMER_SKIP_BROWSER:-0}" = 
 else
   stage browser ./scripts/browser-test.sh
 fi
+# The Binder image: the Dockerfile built without Docker in a debootstrap root and the notebooks
+# run in its own JupyterLab (scripts/binder-test.sh; root; some 10 minutes, most of it the
+# image's downloads and compilation). SGFORMER_SKIP_BINDER=1 (or SGFORMER_SKIP_NOTEBOOKS=1)
+# skips it.
+if [ "${SGFORMER_SKIP_NOTEBOOKS:-0}" = 1 ] || [ "${SGFORMER_SKIP_BINDER:-0}" = 1 ]; then
+  echo "Binder image test skipped"
+else
+  stage binder ./scripts/binder-test.sh
+fi
 report

@@ -10,8 +10,8 @@ import (
 
 // Nonsense hyperparameters are usage errors (exit status 2) that name the parameter, and on
 // --resume a flag that contradicts the run's configuration is one too, except --epochs,
-// --devices and --time-limit; the configuration file follows an extended run. eval and predict
-// refuse a --devices the backend cannot give.
+// --devices and --time-limit; the configuration file follows an extended run, and fewer epochs
+// than the run has done are refused. eval and predict refuse a --devices the backend cannot give.
 func TestNonsenseFlags(t *testing.T) {
 	small := []string{"--dataset", "synthetic", "--synthetic-graphs", "20", "--layers", "1", "--hidden", "12", "--batch-size", "16", "--backend", "go"}
 	for _, tc := range []struct {
@@ -24,7 +24,11 @@ func TestNonsenseFlags(t *testing.T) {
 		{[]string{"--lr", "0"}, "learning_rate = 0, want a positive rate"},
 		{[]string{"--sampling-ratio", "1.5"}, "sampling_ratio = 1.5, want (0, 1]"},
 		{[]string{"--batch-size", "0"}, "batch_size = 0, want at least 1"},
+		{[]string{"--lr", "inf"}, `invalid value "inf" for flag -lr: want a finite number`},
+		{[]string{"--lr", "nan"}, `invalid value "nan" for flag -lr: want a finite number`},
 		{[]string{"--checkpoint-every", "-1m"}, "--checkpoint-every -1m0s: want 0"},
+		{[]string{"--time-limit", "-5m"}, "--time-limit -5m0s: want 0 (none) or a positive duration"},
+		{[]string{"--backend", "xla:cpu", "--backend", "gpu"}, `--backend: backend: unknown backend "gpu": want go, xla:cpu or xla:cuda`},
 		{[]string{"--train-subset", "100000"}, "--train-subset 100000: the training split has 16 graphs"},
 		{[]string{"--train-subset", "-1"}, "--train-subset -1"},
 		{[]string{"-set", "tuple_k=1"}, "tuple_k = 1, want at least 2"},
@@ -77,5 +81,10 @@ func TestNonsenseFlags(t *testing.T) {
 	var config map[string]any
 	if err := json.Unmarshal(raw, &config); err != nil || config["epochs"] != 2.0 {
 		t.Errorf("config.json after extending the run: %s (%v)", raw, err)
+	}
+	// Fewer epochs than the run has done: refused, the configuration left as it was.
+	code, _, stderr = runCLI(t, "", "train", "--out", run, "--resume", "--backend", "go", "--epochs", "1")
+	if after, _ := os.ReadFile(filepath.Join(run, "config.json")); code != 2 || !strings.Contains(stderr, "has done 2 epochs, and 1 were asked") || string(after) != string(raw) {
+		t.Errorf("resume to 1 epoch after 2: exit %d, %q; config.json %s", code, stderr, after)
 	}
 }

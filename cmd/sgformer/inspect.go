@@ -178,8 +178,6 @@ Cost: one eigendecomposition of G's n×n Laplacian, O(n³) time and 32·n² byte
 machine); a graph whose eigendecomposition does not fit in the available memory is refused
 before anything is computed. The output has n²·k numbers, about 20 bytes each (4.8 GB at
 n = 5000, k = 8), written as they are computed.
-
-Flags:
 `
 
 func peCmd(args []string, io stdio) error {

@@ -17,6 +17,8 @@
 //	                                                 train the grid (resumable), then render its table
 //	sgformer table      DIR                          the runs under DIR as the paper's tables (Markdown, JSON)
 //	sgformer plot       [--format svg|png|both] RUN  draw a run's training curves (curves.svg, curves.png)
+//	sgformer brec       --pairs FILE --test 2-fwl --out RESULTS.jsonl
+//	                                                 BREC's pairs under an exact WL test, per category (resumable)
 //	sgformer import     --from-pytorch MODEL.pt --config CONFIG.yaml --out RUN
 //	                                                 the authors' PyTorch model as a run (eval, predict, fine-tune)
 //	sgformer export     --run RUN --to-pytorch MODEL.pt
@@ -74,6 +76,7 @@ func init() {
 		{"ablate", "train a grid of sampling ratios × PE sizes × seeds (resumable; skips finished cells)", ablateCmd},
 		{"table", "render the runs under a directory as the paper's tables (mean ± std over seeds)", tableCmd},
 		{"plot", "draw a run's training curves as SVG and PNG", plotCmd},
+		{"brec", "run the BREC expressiveness benchmark under the exact 1-WL or 2-FWL (3-WL) test, pair by pair, resumable", brecCmd},
 		{"import", "import a model trained with the authors' PyTorch code as a run (state_dict or whole model)", importCmd},
 		{"export", "write a Subgraphormer run's weights as a state_dict of the authors' PyTorch model", exportCmd},
 	}
@@ -92,6 +95,9 @@ func run(args []string, in io.Reader, out, errOut io.Writer) int {
 	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version" || args[0] == "version") {
 		printVersion(stdio{in, out, errOut})
 		return 0
+	}
+	if len(args) == 2 && args[0] == "help" {
+		args = []string{args[1], "-h"} // sgformer help CMD: the command's own help
 	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage()

@@ -116,7 +116,7 @@ func TestCommandErrors(t *testing.T) {
 		{triangleTail, []string{"pe", "--graph", "-", "--mode", "fast"}, 2, `--mode "fast"`},
 		{"", []string{"product", "--graph", "-", "extra"}, 2, `unexpected argument "extra"`},
 		{"", []string{"preprocess", "--dataset", "qm9", "--data-dir", "x", "--out", "y"}, 2, `unknown dataset "qm9"`},
-		{"", []string{"preprocess", "--data-dir", "/nonexistent", "--out", "y"}, 1, "data: zinc12k: stat /nonexistent: no such file or directory"},
+		{"", []string{"preprocess", "--dataset", "zinc12k", "--data-dir", "/nonexistent", "--out", "y"}, 1, "data: zinc12k: stat /nonexistent: no such file or directory"},
 	}
 	for _, tc := range tests {
 		code, _, stderr := runCLI(t, tc.stdin, tc.args...)
@@ -200,8 +200,11 @@ func TestHelp(t *testing.T) {
 	for _, c := range commands {
 		code, stdout, stderr := runCLI(t, "", c.name, "-h")
 		lines := strings.Split(stdout, "\n")
-		if code != 0 || stderr != "" || len(lines) < 4 || !strings.HasPrefix(lines[0], "usage: sgformer "+c.name) || lines[2] == "" || !strings.Contains(stdout, "\nflags:\n") {
+		if code != 0 || stderr != "" || len(lines) < 4 || !strings.HasPrefix(lines[0], "usage: sgformer "+c.name) || lines[2] == "" || !strings.Contains(stdout, "\nflags:\n") || strings.Count(strings.ToLower(stdout), "flags:\n") != 1 {
 			t.Errorf("%s -h: exit %d, stdout %q, stderr %q", c.name, code, stdout, stderr)
+		}
+		if code2, stdout2, _ := runCLI(t, "", "help", c.name); code2 != 0 || stdout2 != stdout {
+			t.Errorf("help %s: exit %d, stdout %q; want %s -h's", c.name, code2, stdout2, c.name)
 		}
 		code, stdout, stderr = runCLI(t, "", c.name, "--no-such-flag")
 		if code != 2 || stdout != "" || !strings.Contains(stderr, "usage: sgformer "+c.name) {

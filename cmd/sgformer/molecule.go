@@ -22,8 +22,6 @@ predict --graph read:
   {"num_nodes": n, "edges": [[u,v], ...], "node_features": [[9 ints], ...], "edge_features": [[3 ints], ...]}
 
 A SMILES that does not parse is reported with its position and the reason (exit status 1).
-
-Flags:
 `
 
 func moleculeCmd(args []string, io stdio) error {

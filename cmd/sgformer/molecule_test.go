@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sgformer/sgformer/data"
 	"github.com/sgformer/sgformer/internal/csvfile"
@@ -130,7 +131,10 @@ func TestPredictMolecules(t *testing.T) {
 	out := filepath.Join(dir, "out.csv")
 	os.WriteFile(out, []byte("old"), 0o644)
 	// Rows that cannot be predicted are reported, and the others predicted (exit 0); with
-	// --strict, the same output and exit status 1.
+	// --strict, the same output and exit status 1. Progress lines (here after every chunk) count
+	// the rows, with the ETA.
+	defer func(interval time.Duration) { tableProgressInterval = interval }(tableProgressInterval)
+	tableProgressInterval = 0
 	for _, strict := range []bool{false, true} {
 		args := []string{"predict", "--run", run, "--input", input, "--output", out, "--backend", "go"}
 		wantCode, prefix := 0, ""
@@ -143,6 +147,7 @@ func TestPredictMolecules(t *testing.T) {
 			input + `:5: column "smiles": an empty SMILES (no atoms)`,
 			input + `:7: column "smiles": 1 fields, the header has 3`,
 			prefix + `3 of 6 rows have no prediction (the "error" column of ` + out + ` says why; the first: ` + input + ":3:",
+			"\npredict: 6/6 rows, ",
 		} {
 			if code != wantCode || stdout != "" || !strings.Contains(stderr, want) {
 				t.Errorf("predict --input (strict %v): exit %d, stdout %q, stderr %q; want exit %d and %q", strict, code, stdout, stderr, wantCode, want)

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/sgformer/sgformer/data"
@@ -36,14 +37,60 @@ Predicts the targets of graphs with the best epoch of a trained run, determinist
                     predictions as numbers, "error"), to --output (written to a temporary file and
                     renamed into place) or standard output. A row whose SMILES does not parse keeps
                     its fields, with empty predictions and the reason in its error column; each is
-                    reported on standard error as FILE:LINE, and when any row failed the exit status
-                    is 1, after the whole output has been written.
-
-Flags:
+                    reported on standard error as FILE:LINE. The whole output is written either
+                    way; then the exit status is 1 when no row could be predicted (with --strict:
+                    when any row failed), with a count of the rows that failed.
 `
 
 // predictChunk is how many rows of a table are featurised, preprocessed and predicted at a time.
 const predictChunk = 256
+
+// tableProgressInterval is the least time between two progress lines of predict --input.
+var tableProgressInterval = 10 * time.Second
+
+// tableProgress reports on w how far predict --input got, at most every interval: the rows done,
+// their rate, and with the table's rows known (total > 0; not on standard input) the ETA.
+type tableProgress struct {
+	w           io.Writer
+	total       int
+	began, last time.Time
+}
+
+func (t *tableProgress) done(rows int) {
+	now := time.Now()
+	if now.Sub(t.last) < tableProgressInterval {
+		return
+	}
+	t.last = now
+	rate := float64(rows) / max(now.Sub(t.began).Seconds(), 1e-9)
+	if t.total <= 0 {
+		fmt.Fprintf(t.w, "predict: %d rows, %.3g rows/s\n", rows, rate)
+		return
+	}
+	eta := time.Duration(float64(t.total-rows) / rate * float64(time.Second)).Round(time.Second)
+	fmt.Fprintf(t.w, "predict: %d/%d rows, %.3g rows/s, eta %v\n", rows, t.total, rate, eta)
+}
+
+// countRows returns the number of rows of the CSV table path (a first pass, for the ETA), or 0
+// when it cannot say.
+func countRows(path string) int {
+	r, err := csvfile.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer r.Close()
+	n := 0
+	for {
+		_, _, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			return n
+		}
+		if err != nil && !errors.As(err, new(*csvfile.WidthError)) {
+			return 0
+		}
+		n++
+	}
+}
 
 func predictCmd(args []string, io stdio) error {
 	fs := newFlagSet("predict")
@@ -292,6 +339,10 @@ func predictTable(p *training.Predictor, src training.Source, input, column, out
 		return err
 	}
 	rows, failed := 0, 0
+	progress := &tableProgress{w: sio.err, began: time.Now(), last: time.Now()}
+	if input != "-" {
+		progress.total = countRows(input)
+	}
 	var firstFailure string
 	var records [][]string
 	var lines []int
@@ -346,6 +397,7 @@ func predictTable(p *training.Predictor, src training.Source, input, column, out
 			}
 		}
 		rows += len(records)
+		progress.done(rows)
 		records, lines, bad = records[:0], lines[:0], bad[:0]
 		return nil
 	}

@@ -40,7 +40,7 @@ func preprocessCmd(args []string, io stdio) error {
 	fs := newFlagSet("preprocess")
 	// The defaults are those sgformer train reads with the dataset's recipe: its PE and tuple
 	// order, and its cache directory.
-	name := peekFlag(args, "dataset", "zinc12k")
+	name := peekFlag(args, "dataset", training.Synthetic) // train's default
 	recipe, err := model.ReadConfig(recipeContext(append([]string{"--dataset", name}, args...), nil))
 	if err != nil {
 		return err

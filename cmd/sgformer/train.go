@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -145,8 +146,8 @@ func checkValue(ctx *context.Context, param, value string) error {
 			return errors.New("want an integer")
 		}
 	case float64:
-		if _, err := strconv.ParseFloat(value, 64); err != nil {
-			return errors.New("want a number")
+		if f, err := strconv.ParseFloat(value, 64); err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			return errors.New("want a finite number")
 		}
 	case bool:
 		if _, err := strconv.ParseBool(value); err != nil {
@@ -299,6 +300,12 @@ func newBackend(name string, io stdio) (backends.Backend, error) {
 		}
 	}
 	b, err := backend.New(name)
+	if errors.Is(err, backend.ErrUnknown) {
+		if name == "" {
+			return nil, usagef("$GOMLX_BACKEND: %v", err)
+		}
+		return nil, usagef("--backend: %v", err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -335,6 +342,9 @@ func trainCmd(args []string, io stdio) error {
 	}
 	if d.TrainSubset < 0 {
 		return usagef("--train-subset %d: want 0 (all) or a number of graphs", d.TrainSubset)
+	}
+	if *limit < 0 {
+		return usagef("--time-limit %v: want 0 (none) or a positive duration", *limit)
 	}
 	if *every < 0 {
 		return usagef("--checkpoint-every %v: want 0 (none within an epoch) or a duration", *every)
@@ -447,6 +457,9 @@ func runTraining(ctx *context.Context, d *dataFlags, opt training.Options, backe
 	defer release()
 	opt.Stop = stop
 	sum, err := training.Train(ctx, task, opt)
+	if errors.Is(err, training.ErrEpochsDone) {
+		return nil, usageError{err.Error()}
+	}
 	if errors.Is(err, training.ErrInterrupted) {
 		return sum, interrupted{fmt.Sprintf("%v; continue with: sgformer train --resume --out %s", err, opt.Out)}
 	}

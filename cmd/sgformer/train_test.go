@@ -100,10 +100,10 @@ func TestTrainEvalPredict(t *testing.T) {
 		{[]string{"train", "--out", early, "--resume"}, 1, "has no checkpoint yet (it stopped before its first epoch ended); run the same command without --resume"},
 		{[]string{"train"}, 2, "--out RUN is required"},
 		{[]string{"train", "--out", "x", "--epochs", "abc"}, 2, `invalid value "abc" for flag -epochs: want an integer`},
-		{[]string{"train", "--out", "x", "--lr", "fast"}, 2, `invalid value "fast" for flag -lr: want a number`},
+		{[]string{"train", "--out", "x", "--lr", "fast"}, 2, `invalid value "fast" for flag -lr: want a finite number`},
 		{[]string{"train", "--out", "x", "--model", "gat"}, 2, `unknown model "gat"`},
 		{[]string{"train", "--out", "x", "--hidden", "10"}, 2, "must be a multiple of 3·heads"},
-		{[]string{"train", "--out", "x", "--backend", "tpu"}, 1, `unknown backend "tpu"`},
+		{[]string{"train", "--out", "x", "--backend", "tpu"}, 2, `--backend: backend: unknown backend "tpu": want go, xla:cpu or xla:cuda`},
 		{[]string{"eval", "--run", t.TempDir()}, 1, "is not a run directory"},
 	} {
 		args := tc.args

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // The SMILES reader: the language RDKit 2022.09's SMILES grammar accepts
@@ -100,6 +101,16 @@ func (p *parser) pos(i int) int { return p.off + i }
 
 func (p *parser) errAt(i int, format string, args ...any) *Error {
 	return syntaxErr(p.pos(i), format, args...)
+}
+
+// charAt quotes the character that starts at byte i of src (which may be one of several bytes
+// of UTF-8), or names the byte where it is not UTF-8.
+func (p *parser) charAt(i int) string {
+	r, size := utf8.DecodeRuneInString(p.src[i:])
+	if r == utf8.RuneError && size <= 1 {
+		return fmt.Sprintf("byte 0x%02x (not UTF-8)", p.src[i])
+	}
+	return fmt.Sprintf("%q", r)
 }
 
 // peek returns the byte at src[i], or 0 past the end.
@@ -232,7 +243,7 @@ func (p *parser) expectAtom(typ BondType, unspec bool, dir bondDir, detached boo
 		if start >= len(p.src) {
 			return p.errAt(start, "%s, found the end of the SMILES", missing)
 		}
-		return p.errAt(start, "%s, found %q", missing, p.src[start])
+		return p.errAt(start, "%s, found %s", missing, p.charAt(start))
 	}
 	if len(p.m.atoms) >= MaxAtoms {
 		return &Error{Kind: Limit, Pos: p.pos(start), Atom: len(p.m.atoms), Reason: fmt.Sprintf("more than %d atoms (MaxAtoms)", MaxAtoms)}
@@ -512,7 +523,7 @@ func (p *parser) bracketAtom() (atom, bool, error) {
 		if p.i >= len(p.src) {
 			return a, false, p.errAt(open, "unclosed '['")
 		}
-		return a, false, p.errAt(p.i, "unexpected %q in bracket atom", p.src[p.i])
+		return a, false, p.errAt(p.i, "unexpected %s in bracket atom", p.charAt(p.i))
 	}
 	p.i++
 	return a, true, nil

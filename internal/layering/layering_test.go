@@ -1,7 +1,7 @@
 // Package layering holds the test that the library's packages import one another in one
 // direction: graph → product → pe → preprocess → batch → model → training → pytorch → ablation (the
-// README's order), each only from those before it; and that data/smiles imports only the
-// standard library.
+// README's order), each only from those before it, with the WL oracles (wl) after graph and the
+// BREC benchmark (brec) last; and that data/smiles imports only the standard library.
 package layering
 
 import (
@@ -17,7 +17,7 @@ import (
 
 // layers are sgformer's packages, each of which may import only those before it (metrics and
 // backend sit beside the layers: they import none of them, and model on may import them).
-var layers = []string{"graph", "product", "pe", "preprocess", "batch", "metrics", "backend", "model", "training", "pytorch", "ablation"}
+var layers = []string{"graph", "wl", "product", "pe", "preprocess", "batch", "metrics", "backend", "model", "training", "pytorch", "ablation", "brec"}
 
 func TestLayering(t *testing.T) {
 	const module = "github.com/sgformer/sgformer/sgformer/"

@@ -88,14 +88,14 @@ class Lab(Browser):
 
 def committed(lab, name):
     """Opens the byte-exact copy of a committed notebook, untrusted, and checks what shows."""
-    path = os.path.join(lab.args.root, "committed", name + ".ipynb")
+    path = os.path.join(lab.args.root, lab.args.committed_dir, name + ".ipynb")
     original = open(path, "rb").read()
     cells, outs = outputs(path)
     pngs = sum(1 for _, types, _ in outs if "image/png" in types)
     svg_html = [i for i, types, html in outs if "<svg" in html]
     if svg_html:
         raise Failure(f"outputs of cells {svg_html} are HTML holding an SVG, which JupyterLab removes from an untrusted notebook")
-    lab.open(f"committed/{name}.ipynb", len(cells))
+    lab.open(f"{lab.args.committed_dir}/{name}.ipynb", len(cells))
     lab.wait(f"{pngs} images to load", 60, lambda: lab.images() == [pngs, pngs])
     log(f"{name}: {pngs} of {pngs} figures shown untrusted, none as stray text")
     time.sleep(2)
@@ -119,10 +119,10 @@ def committed(lab, name):
 
 def run_all(lab, name):
     """Runs every cell with Run All and checks that it finishes with no button pressed."""
-    path = os.path.join(lab.args.root, "run", name + ".ipynb")
+    path = os.path.join(lab.args.root, lab.args.run_dir, name + ".ipynb")
     cells, _ = outputs(path)
     explorers = sum(1 for c in cells if c["cell_type"] == "code" and "kernelext.Explore" in "".join(c["source"]))
-    lab.open(f"run/{name}.ipynb", len(cells))
+    lab.open(f"{lab.args.run_dir}/{name}.ipynb", len(cells))
     lab.driver.find_element(By.XPATH, "//div[contains(@class,'lm-MenuBar-itemLabel') and text()='Run']").click()
     item = lab.wait("Run All Cells in the Run menu", 10, lambda: next(iter(lab.driver.find_elements(
         By.XPATH, "//li[contains(@class,'lm-Menu-item')][.//div[contains(@class,'lm-Menu-itemLabel') and text()='Run All Cells']]")), None))
@@ -164,7 +164,9 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--url", required=True)
     p.add_argument("--token", required=True)
-    p.add_argument("--root", required=True, help="the server's root folder, with committed/ and run/")
+    p.add_argument("--root", required=True, help="the server's root folder")
+    p.add_argument("--committed-dir", default="committed", help="the folder of --committed's notebooks, in --root")
+    p.add_argument("--run-dir", default="run", help="the folder of --run-all's notebooks, in --root")
     p.add_argument("--out", required=True, help="directory of the screenshots")
     p.add_argument("--chromium", default="/usr/bin/chromium")
     p.add_argument("--chromedriver", default="/usr/bin/chromedriver")

@@ -27,6 +27,7 @@ package backend
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -43,6 +44,9 @@ import (
 const GoConfig = "go:parallelism=-1,dotgeneral_large"
 
 var registerOnce sync.Once
+
+// ErrUnknown is the error (errors.Is) of New for a name that is no backend's.
+var ErrUnknown = errors.New("unknown backend")
 
 // New returns the backend named by config — "go" (pure Go, always available), "xla:cpu",
 // "xla:cuda", or any GoMLX backend configuration — or by $GOMLX_BACKEND when config is empty,
@@ -66,7 +70,7 @@ func New(config string) (b backends.Backend, err error) {
 	}
 	name, _, _ := strings.Cut(config, ":")
 	if !slices.Contains(backends.List(), name) {
-		return nil, fmt.Errorf("backend: unknown backend %q (available: %s)", name, strings.Join(backends.List(), ", "))
+		return nil, fmt.Errorf("backend: %w %q: want go, xla:cpu or xla:cuda (xla:NAME for another PJRT plugin)", ErrUnknown, config)
 	}
 	defer func() {
 		if r := recover(); r != nil {

@@ -23,10 +23,16 @@ import (
 // of the offending value, the field and element (e.g. "edges[2][0]: want an integer node id,
 // got 1.5"), and say when the input is empty or ends inside the graph. It reads the input
 // token by token, allocating in proportion to it.
+//
+// An input larger than MaxJSONBytes is refused once that much is read, and a value quoted in an
+// error is cut to its first quoteLimit characters.
 func ReadJSON(r io.Reader, name string) (*Graph, error) {
-	raw, err := io.ReadAll(r)
+	raw, err := io.ReadAll(io.LimitReader(r, MaxJSONBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(raw) > MaxJSONBytes {
+		return nil, fmt.Errorf("%s: larger than %d MiB, the most a graph file may hold (the product graph of a graph that large would not fit in memory)", name, MaxJSONBytes>>20)
 	}
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, fmt.Errorf(`%s: empty file: want a graph in JSON, {"num_nodes": n, "edges": [[u,v], ...]}`, name)
@@ -38,6 +44,29 @@ func ReadJSON(r io.Reader, name string) (*Graph, error) {
 		return nil, err
 	}
 	return g, nil
+}
+
+// MaxJSONBytes bounds the size of a graph file (ReadJSON): some 64 times the JSON of a graph of
+// 5,000 nodes and 100,000 edges with features, whose product graph has 25 million nodes.
+const MaxJSONBytes = 64 << 20
+
+// quoteLimit is how many characters of a value an error quotes (quote).
+const quoteLimit = 40
+
+// quote quotes s as Go does, cut to its first quoteLimit characters (cut).
+func quote(s string) string { return cut(s, strconv.Quote) }
+
+// cut returns form(s), or where s is longer than quoteLimit characters form of its first ones
+// and how long it was.
+func cut(s string, form func(string) string) string {
+	n := 0
+	for i := range s {
+		if n == quoteLimit {
+			return fmt.Sprintf("%s… (%d bytes)", form(s[:i]), len(s))
+		}
+		n++
+	}
+	return form(s)
 }
 
 // jsonParser reads the graph format from raw with a token decoder, for errors that name the
@@ -72,7 +101,7 @@ func (p *jsonParser) graph() (*Graph, error) {
 		}
 		key, _ := tok.(string) // object keys are strings
 		if seen[key] {
-			return nil, p.errorf(at, "%q given twice", key)
+			return nil, p.errorf(at, "%s given twice", quote(key))
 		}
 		seen[key] = true
 		switch key {
@@ -100,7 +129,7 @@ func (p *jsonParser) graph() (*Graph, error) {
 				return nil, err
 			}
 		default:
-			return nil, p.errorf(at, "unknown field %q (want %s)", key, fieldNames)
+			return nil, p.errorf(at, "unknown field %s (want %s)", quote(key), fieldNames)
 		}
 	}
 	if _, _, err := p.token(); err != nil { // the closing brace
@@ -279,9 +308,9 @@ func describe(tok json.Token) string {
 	case json.Delim:
 		return string(t)
 	case string:
-		return strconv.Quote(t)
+		return quote(t)
 	case json.Number:
-		return string(t)
+		return cut(string(t), func(s string) string { return s })
 	case nil:
 		return "null"
 	}

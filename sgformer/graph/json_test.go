@@ -21,6 +21,8 @@ func TestReadJSONErrors(t *testing.T) {
 		{`{"num_nodes": 1e99}`, "g.json:1:15: num_nodes: want a non-negative integer, got 1e99"},
 		{`{"num_nodes": 3, "edge": []}`, `g.json:1:18: unknown field "edge" (want num_nodes, edges, node_features, edge_features)`},
 		{`{"num_nodes": 3, "num_nodes": 4}`, `g.json:1:18: "num_nodes" given twice`},
+		{`{"` + strings.Repeat("é", 5000) + `": 3}`, `g.json:1:2: unknown field "` + strings.Repeat("é", 40) + `"… (10000 bytes) (want num_nodes`},
+		{`{"num_nodes": 1` + strings.Repeat("0", 5000) + `}`, "num_nodes: want a non-negative integer, got 1" + strings.Repeat("0", 39) + "… (5001 bytes)"},
 		{`[1, 2]`, "g.json:1:1: want a graph object {\"num_nodes\": n, \"edges\": [[u,v], ...]}, got ["},
 		{`{"num_nodes": 2, "node_features": [1, 2.5]}`, "g.json:1:39: node_features[1]: want an integer or a non-empty list of integers, got 2.5"},
 		{`{"num_nodes": 2, "node_features": [[1], [99999999999]]}`, "g.json:1:42: node_features[1][0]: 99999999999 does not fit in 32 bits"},
@@ -38,5 +40,28 @@ func TestReadJSONErrors(t *testing.T) {
 		if err != nil && (strings.Contains(err.Error(), "Go struct") || strings.Contains(err.Error(), "jsonGraph") || err.Error() == "EOF") {
 			t.Errorf("ReadJSON(%q): error %q speaks of Go internals", tc.in, err)
 		}
+	}
+}
+
+// endlessEdges is a graph file whose edge list never ends.
+type endlessEdges struct{ head string }
+
+func (e *endlessEdges) Read(p []byte) (int, error) {
+	if e.head != "" {
+		n := copy(p, e.head)
+		e.head = e.head[n:]
+		return n, nil
+	}
+	for i := range p {
+		p[i] = "[0,1],"[i%6]
+	}
+	return len(p), nil
+}
+
+// An input larger than MaxJSONBytes is refused once that much is read: an endless one too.
+func TestReadJSONBounded(t *testing.T) {
+	_, err := graph.ReadJSON(&endlessEdges{head: `{"num_nodes": 2, "edges": [`}, "endless.json")
+	if err == nil || !strings.Contains(err.Error(), "endless.json: larger than 64 MiB") {
+		t.Errorf("an endless graph file: %v", err)
 	}
 }

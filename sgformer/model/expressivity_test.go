@@ -10,41 +10,24 @@ import (
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
 	"github.com/sgformer/sgformer/sgformer/graph"
+	"github.com/sgformer/sgformer/sgformer/internal/testgraphs"
 	"github.com/sgformer/sgformer/sgformer/model"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
-// rook returns the 4×4 rook's graph: cells of a 4×4 board, adjacent in the same row or column.
-// shrikhande returns the Shrikhande graph: Z4 × Z4, (a, b) ~ (c, d) when the difference is
-// ±(0, 1), ±(1, 0) or ±(1, 1). Both are strongly regular with parameters (16, 6, 2, 2), so
-// 3-WL (2-FWL), which bounds 2-tuple subgraph GNNs, cannot tell them apart; 4-WL can (the
-// rook's graph has 4-cliques, the rows, and the Shrikhande graph none).
-func rook(t testing.TB) *graph.Graph {
-	return boardGraph(t, func(dr, dc int) bool { return dr == 0 || dc == 0 })
-}
+// rook and shrikhande are testgraphs.Rook4 and testgraphs.Shrikhande (strongly regular with the
+// same parameters: 2-FWL, which bounds 2-tuple subgraph GNNs, cannot tell them apart; 4-WL can)
+// with constant node and bond features.
+func rook(t testing.TB) *graph.Graph { return withFeatures(t, testgraphs.Rook4()) }
 
-func shrikhande(t testing.TB) *graph.Graph {
-	return boardGraph(t, func(dr, dc int) bool {
-		return (dr == 0 && (dc == 1 || dc == 3)) || (dc == 0 && (dr == 1 || dr == 3)) || (dr == dc && (dr == 1 || dr == 3))
-	})
-}
+func shrikhande(t testing.TB) *graph.Graph { return withFeatures(t, testgraphs.Shrikhande()) }
 
-// boardGraph joins distinct cells (r, c) and (r', c') of Z4 × Z4 when adjacent(r'−r, c'−c)
-// (mod 4), with constant node and bond features.
-func boardGraph(t testing.TB, adjacent func(dr, dc int) bool) *graph.Graph {
-	var edges []graph.Edge
-	for u := range 16 {
-		for v := u + 1; v < 16; v++ {
-			if adjacent((v/4-u/4+4)%4, (v%4-u%4+4)%4) {
-				edges = append(edges, graph.Edge{u, v})
-			}
-		}
-	}
-	bonds := make([]int32, len(edges))
+func withFeatures(t testing.TB, g *graph.Graph) *graph.Graph {
+	bonds := make([]int32, g.NumEdges())
 	for i := range bonds {
 		bonds[i] = 1
 	}
-	g, err := graph.New(16, edges, graph.Features{Width: 1, Ints: make([]int32, 16)}, graph.Features{Width: 1, Ints: bonds})
+	g, err := graph.New(g.N(), g.Edges(), graph.Features{Width: 1, Ints: make([]int32, g.N())}, graph.Features{Width: 1, Ints: bonds})
 	if err != nil {
 		t.Fatal(err)
 	}

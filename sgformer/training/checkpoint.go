@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/gomlx/gomlx/pkg/ml/context"
@@ -31,6 +33,12 @@ type state struct {
 	// random-number state, counters): GoMLX's checkpoints do not record it, and a variable
 	// loaded as trainable would be changed by the optimizer.
 	Frozen []string `json:"frozen"`
+	// Variables lists the context's variables (parameter names) in the order it created them,
+	// which decides the order of a program's parameters and outputs and so its compiled form:
+	// loaded in this order, a resumed run builds the programs of a fresh one, which the compile
+	// cache holds. GoMLX's checkpoints keep the variables in no order. Empty in checkpoints
+	// written before it was recorded, whose variables load in name order.
+	Variables []string `json:"variables,omitempty"`
 	// Backend is the backend the run trains on (backend.Kind): a run resumes on it only, since
 	// another continues it differently (its own random streams, its own rounding). Empty in
 	// checkpoints written before it was recorded, which resume anywhere.
@@ -124,24 +132,40 @@ func (p *partialSaves) step() error {
 	return p.save()
 }
 
-// Load reads the hyperparameters and weights of a finished or running run into ctx: those of
-// the epoch with the best validation metric, or of the last checkpoint if none is best yet.
+// Load reads the hyperparameters and the weights of the best epoch (BestDir) of a run into ctx,
+// and the run's summary. The summary's best epoch and metrics are those saved with the weights,
+// since the summary file lags behind them when a run stops between the two saves; a save of
+// BestDir stopped between its renames is recovered from BestDir.old (load). Without either,
+// or before the first epoch's end, it is an error: never another epoch's weights or metrics
+// under the best epoch's label.
 func Load(ctx *context.Context, run string) (*Summary, error) {
-	var st state
-	dir := filepath.Join(run, BestDir)
-	if _, err := os.Stat(dir); err != nil {
-		dir = filepath.Join(run, CheckpointDir)
+	sum, err := ReadSummary(run)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("training: %s has no finished epoch (no %s): wait for its first epoch to end, or resume it with --resume", run, SummaryFile)
 	}
-	if err := load(ctx, dir, &st); err != nil {
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(run, BestDir)
+	var st state
+	if err := load(ctx, dir, &st); errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("training: %s has no best model: neither %s nor %s (which an interrupted save leaves) exists; train it again, or restore %s from a copy (its latest checkpoint holds the last epoch's weights, not the best epoch's)", run, dir, dir+".old", BestDir)
+	} else if err != nil {
 		return nil, fmt.Errorf("training: %s: %w", run, err)
 	}
-	return ReadSummary(run)
+	if st.Epoch != st.BestEpoch {
+		return nil, fmt.Errorf("training: %s: checkpoint %s is %w: it holds epoch %d under best epoch %d", run, dir, errCorrupt, st.Epoch, st.BestEpoch)
+	}
+	sum.BestEpoch, sum.BestValid, sum.TestAtBest = st.BestEpoch, st.BestValid, st.TestAtBest
+	sum.Epochs = max(sum.Epochs, st.Epoch)
+	return sum, nil
 }
 
 // save writes the context (hyperparameters and variables) and st to dir atomically: into a
 // fresh staging directory, synced, then renamed over dir.
 func save(ctx *context.Context, dir string, st *state) error {
 	if err := saveTo(ctx, dir, st); err != nil {
+		os.RemoveAll(dir + ".staging") // a partial copy, which would keep a full disk full
 		return saveError(dir, err)
 	}
 	return nil
@@ -166,11 +190,12 @@ func saveError(dir string, err error) error {
 
 // saveTo is save, whose errors are the underlying ones.
 func saveTo(ctx *context.Context, dir string, st *state) error {
-	st.Frozen = st.Frozen[:0]
+	st.Frozen, st.Variables = st.Frozen[:0], st.Variables[:0]
 	for v := range ctx.IterVariables() {
 		if !v.Trainable {
 			st.Frozen = append(st.Frozen, v.ScopeAndName())
 		}
+		st.Variables = append(st.Variables, v.ParameterName())
 	}
 	staging := dir + ".staging"
 	if err := os.RemoveAll(staging); err != nil {
@@ -196,18 +221,32 @@ func saveTo(ctx *context.Context, dir string, st *state) error {
 	if err := syncTree(staging); err != nil {
 		return err
 	}
+	// A kill between any two steps leaves dir, or dir.old where dir is missing (load).
 	old := dir + ".old"
-	if err := os.RemoveAll(old); err != nil {
-		return err
+	for _, step := range []func() error{
+		func() error { return os.RemoveAll(old) },
+		func() error {
+			if err := os.Rename(dir, old); !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+			return nil
+		},
+		func() error { return os.Rename(staging, dir) },
+		func() error { return os.RemoveAll(old) },
+	} {
+		if err := killPoint(); err != nil {
+			return err
+		}
+		if err := step(); err != nil {
+			return err
+		}
 	}
-	if err := os.Rename(dir, old); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	if err := os.Rename(staging, dir); err != nil {
-		return err
-	}
-	return os.RemoveAll(old)
+	return nil
 }
+
+// killPoint is called before each step of saveTo that renames or removes a checkpoint; a test
+// sets it to stop a save there, as a kill would.
+var killPoint = func() error { return nil }
 
 // errCorrupt marks a checkpoint that exists but cannot be trusted.
 var errCorrupt = errors.New("corrupt")
@@ -244,7 +283,7 @@ func load(ctx *context.Context, dir string, st *state) error {
 			return corrupt("its files do not match the checksum in %s", stateFile)
 		}
 	}
-	if err := loadVariables(ctx, filepath.Join(dir, checkpointVars)); err != nil {
+	if err := loadVariables(ctx, filepath.Join(dir, checkpointVars), st.Variables); err != nil {
 		return corrupt("%v", err)
 	}
 	frozen := make(map[string]bool, len(st.Frozen))
@@ -259,16 +298,30 @@ func load(ctx *context.Context, dir string, st *state) error {
 	return nil
 }
 
-// loadVariables reads GoMLX's checkpoint files in dir into ctx. GoMLX's reader panics on some
-// damaged files (it is written for files it wrote): a panic is an error here.
-func loadVariables(ctx *context.Context, dir string) (err error) {
+// loadVariables reads GoMLX's checkpoint files in dir into ctx, creating the variables in the
+// order given (parameter names; state.Variables), then the others in name order. GoMLX's reader
+// panics on some damaged files (it is written for files it wrote): a panic is an error here.
+func loadVariables(ctx *context.Context, dir string, order []string) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%v", r)
 		}
 	}()
-	_, err = checkpoints.Load(ctx).Dir(dir).Immediate().Done()
-	return err
+	h, err := checkpoints.Load(ctx).Dir(dir).Done() // the values, which ctx's loader now serves
+	if err != nil {
+		return err
+	}
+	values := h.LoadedVariables()
+	rest := slices.Sorted(maps.Keys(values))
+	for _, name := range slices.Concat(order, rest) {
+		if _, ok := values[name]; ok {
+			ctx.GetVariableByScopeAndName(context.VariableScopeAndNameFromParameterName(name)) // created, taking its value
+		}
+	}
+	if len(values) > 0 {
+		return fmt.Errorf("%d variables not loaded", len(values))
+	}
+	return nil
 }
 
 // checksum returns the SHA-256 of st without its checksum and of every file of the variables

@@ -191,3 +191,32 @@ func TestPyTorchStartIsTheSameOnEveryBackend(t *testing.T) {
 		t.Errorf("init gomlx and pytorch: first-epoch losses %v and %v, the same start", gomlx, goLoss)
 	}
 }
+
+// A resumed run builds the programs a fresh run builds (its variables come back in the order the
+// run created them, which decides a program's parameters): each is loaded from the compile
+// cache, none compiled again, whether the weights were started by GoMLX or as PyTorch does.
+func TestResumeLoadsCompiledPrograms(t *testing.T) {
+	t.Setenv(backend.CompileCacheVar, t.TempDir())
+	be := xlatest.CPU(t)
+	task := syntheticTask(t, 16, 2)
+	for _, init := range []string{model.GoMLXInit, model.PyTorchInit} {
+		run := t.TempDir()
+		params := map[string]any{training.ParamEpochs: 1, model.ParamInit: init}
+		if _, err := training.Train(newContext(model.Subgraphormer, params), task, training.Options{Out: run, Backend: be}); err != nil {
+			t.Fatal(err)
+		}
+		fresh := backend.CompileCache()
+		if fresh.Misses == 0 || fresh.Err != nil {
+			t.Fatalf("%s: the fresh run compiled nothing: %+v", init, fresh)
+		}
+		if _, err := training.Train(context.New(), task, training.Options{Out: run, Backend: be, Resume: true, Epochs: 2}); err != nil {
+			t.Fatal(err)
+		}
+		recs := readRecords(t, filepath.Join(run, training.MetricsFile))
+		resumed := backend.CompileCache()
+		if resumed.Misses != fresh.Misses || resumed.Hits-fresh.Hits != recs[1].Programs || recs[1].Programs == 0 {
+			t.Errorf("%s: the resumed epoch built %d programs, %d compiled and %d loaded from the cache; want all loaded",
+				init, recs[1].Programs, resumed.Misses-fresh.Misses, resumed.Hits-fresh.Hits)
+		}
+	}
+}

@@ -30,7 +30,7 @@ func tmpfs(t *testing.T, size int) string {
 }
 
 // A full disk during a checkpoint save fails the epoch with ENOSPC and leaves the previous
-// checkpoint intact; once there is room again, --resume continues exactly (the records equal an
+// checkpoint intact, and no partial copy; once there is room again, --resume continues exactly (the records equal an
 // uninterrupted run's, none repeated).
 func TestFullDiskDuringSave(t *testing.T) {
 	be, err := backend.New("go")
@@ -55,6 +55,9 @@ func TestFullDiskDuringSave(t *testing.T) {
 	_, err = training.Train(context.New(), task, training.Options{Out: run, Backend: be, Resume: true, Epochs: 3})
 	if !errors.Is(err, syscall.ENOSPC) {
 		t.Fatalf("training on a full disk: %v, want ENOSPC", err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(run, "*.staging")); len(left) > 0 {
+		t.Errorf("the failed save left %v, which keeps the disk full", left)
 	}
 	os.Remove(filler)
 	if _, err := training.Train(context.New(), task, training.Options{Out: run, Backend: be, Resume: true, Epochs: 3}); err != nil {

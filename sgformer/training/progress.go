@@ -21,13 +21,16 @@ type progress struct {
 	data     *epochData
 	metric   metrics.Metric
 	epochs   int
-	// The run's first epoch in this process and when this process began it, for the run's ETA.
-	first int
-	began time.Time
+	// The run's first epoch in this process, when this process began it, and the seconds its
+	// epochs spent building programs since, for the run's ETA.
+	first    int
+	began    time.Time
+	compiled float64
 	// The last step line, when this process began the epoch under way, and how many of its
 	// graphs were done before.
 	logged, logged0 time.Time
 	startPos        int
+	barred          int // the epoch's graphs the bar counts
 }
 
 // newProgress returns the progress of a run of epochs over data, of which done are done.
@@ -35,9 +38,9 @@ func newProgress(opt Options, name string, data *epochData, metric metrics.Metri
 	p := &progress{out: opt.Progress, log: opt.Log, interval: cmp.Or(opt.StepLogInterval, time.Minute), data: data, metric: metric,
 		epochs: epochs, first: done + 1, began: time.Now()}
 	if opt.Progress != nil && done < epochs {
-		p.bar = progressbar.NewOptions((epochs-done)*data.steps(),
+		p.bar = progressbar.NewOptions((epochs-done)*len(data.task.Train),
 			progressbar.OptionSetWriter(opt.Progress), progressbar.OptionSetDescription("train "+name),
-			progressbar.OptionSetItsString("steps"), progressbar.OptionShowIts(), progressbar.OptionShowCount(),
+			progressbar.OptionSetItsString("graphs"), progressbar.OptionShowIts(), progressbar.OptionShowCount(),
 			progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(500*time.Millisecond),
 			progressbar.OptionOnCompletion(func() { fmt.Fprintln(opt.Progress) }))
 		// The clock starts now, not at the first render (after the first step), whose rate
@@ -47,11 +50,16 @@ func newProgress(opt Options, name string, data *epochData, metric metrics.Metri
 	return p
 }
 
-// attach advances the bar, or writes the step lines, after each training step of steps.
+// attach advances the bar by the step's graphs, or writes the step lines, after each training
+// step of steps.
 func (p *progress) attach(steps *epochSteps) {
 	switch {
-	case p.bar != nil:
-		steps.onStep(func() error { return p.bar.Add(1) })
+	case p.bar != nil: // in graphs, the unit of the step lines and the benchmarks
+		steps.onStep(func() error {
+			n := p.data.pos - p.startPos - p.barred
+			p.barred += n
+			return p.bar.Add(n)
+		})
 	case p.out == nil && p.log != nil:
 		steps.onStep(func() error {
 			p.step()
@@ -80,13 +88,18 @@ func (p *progress) logf(format string, args ...any) {
 
 // epochStarted starts the step lines' clock: the epoch's steps begin.
 func (p *progress) epochStarted() {
-	p.startPos, p.logged0, p.logged = p.data.pos, time.Now(), time.Now()
+	p.startPos, p.logged0, p.logged, p.barred = p.data.pos, time.Now(), time.Now(), 0
 }
 
-// epochDone writes the line of the epoch that rec records, st the run after it.
+// epochDone writes the line of the epoch that rec records, st the run after it. The ETA is the
+// epochs' mean time so far times the epochs left, without the time spent building programs:
+// the first epoch builds most of a run's (one per batch shape), and the epochs after it reuse
+// them.
 func (p *progress) epochDone(rec Record, st *state) {
 	done := rec.Epoch - p.first + 1
-	eta := time.Duration(float64(time.Since(p.began)) / float64(done) * float64(p.epochs-rec.Epoch)).Round(time.Second)
+	p.compiled += rec.CompileSeconds
+	perEpoch := max(time.Since(p.began).Seconds()-p.compiled, 0) / float64(done)
+	eta := time.Duration(perEpoch * float64(p.epochs-rec.Epoch) * float64(time.Second)).Round(time.Second)
 	p.logf("epoch %d/%d  train_loss %.4f  val %s %.4f  test %.4f  lr %.2g  %.1fs, %d new programs %.1fs  (best val %.4f at epoch %d, test %.4f)  eta %v\n",
 		rec.Epoch, p.epochs, rec.TrainLoss, p.metric.Name, rec.Valid, rec.Test, rec.LR, rec.Seconds, rec.Programs, rec.CompileSeconds, st.BestValid, st.BestEpoch, st.TestAtBest, eta)
 }

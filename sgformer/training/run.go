@@ -67,6 +67,10 @@ type Options struct {
 // ErrRunExists is the error (errors.Is) of a new run whose directory holds a run already.
 var ErrRunExists = errors.New("training: the directory already holds a run")
 
+// ErrEpochsDone is the error (errors.Is) of a resume asked for fewer epochs (Options.Epochs) than
+// the run has done.
+var ErrEpochsDone = errors.New("training: fewer epochs asked than the run has done")
+
 // ErrInterrupted reports training ended by Options.Stop.
 var ErrInterrupted = errors.New("training: interrupted")
 
@@ -169,6 +173,9 @@ func newRun(ctx *context.Context, task *Task, opt Options) (*run, *partialEpoch,
 		var err error
 		if partial, err = r.ckpt.resume(st); err != nil {
 			return nil, nil, err
+		}
+		if opt.Epochs > 0 && opt.Epochs < st.Epoch {
+			return nil, nil, fmt.Errorf("%w: %s has done %d epochs, and %d were asked; give --epochs %d or more", ErrEpochsDone, opt.Out, st.Epoch, opt.Epochs, st.Epoch)
 		}
 		if kind := backend.Kind(opt.Backend); st.Backend != "" && st.Backend != kind {
 			return nil, nil, fmt.Errorf("training: %s was trained on backend %s: resuming it on %s would not continue it exactly "+

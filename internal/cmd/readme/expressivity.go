@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/sgformer/sgformer/sgformer/brec"
 )
 
 // rookShrikhandeSection is the table of results/expressivity/rook-shrikhande.json, written by
@@ -48,6 +50,45 @@ func rookShrikhandeSection(root string) (string, error) {
 			lo, hi = min(lo, x), max(hi, x)
 		}
 		fmt.Fprintf(&b, "| %s | %d | %d | %.2g | %.2g |\n", k.model, k.k, len(d), lo, hi)
+	}
+	return b.String(), nil
+}
+
+// brecPublished3WL is the 3-WL row of BREC's results table (Wang and Zhang, "An Empirical Study
+// of Realized GNN Expressiveness", ICML 2024, Table 2): pairs distinguished per category.
+var brecPublished3WL = map[string]int{"Basic": 60, "Regular": 50, "Extension": 100, "CFI": 60, "4-Vertex_Condition": 0, "Distance_Regular": 0, "total": 270}
+
+// brecSection is the table of results/expressivity/brec-oracles.jsonl, written by sgformer brec
+// --test 1-wl and --test 2-fwl on ../shared/data/brec/pairs.tsv: per category, the pairs each
+// exact test distinguishes beside BREC's published 3-WL row, and 2-FWL's seconds.
+func brecSection(root string) (string, error) {
+	records, err := brec.Read(filepath.Join(root, "results", "expressivity", "brec-oracles.jsonl"))
+	if err != nil {
+		return "", err
+	}
+	byTest := map[string][]brec.Record{}
+	for _, r := range records {
+		byTest[r.Test] = append(byTest[r.Test], r)
+	}
+	one, two := brec.Counts(byTest["1-wl"]), brec.Counts(byTest["2-fwl"])
+	if len(one) != len(two) {
+		return "", fmt.Errorf("brec-oracles.jsonl: %d categories under 1-wl, %d under 2-fwl", len(one), len(two))
+	}
+	var b strings.Builder
+	b.WriteString("| category | pairs | 1-WL | 2-FWL (≡ 3-WL) | BREC's 3-WL row | 2-FWL seconds |\n|---|---:|---:|---:|---:|---:|\n")
+	for i, c := range two {
+		if one[i].Category != c.Category || one[i].Pairs != c.Pairs {
+			return "", fmt.Errorf("brec-oracles.jsonl: 1-wl has %s (%d pairs) where 2-fwl has %s (%d)", one[i].Category, one[i].Pairs, c.Category, c.Pairs)
+		}
+		published, ok := brecPublished3WL[c.Category]
+		if !ok {
+			return "", fmt.Errorf("brec-oracles.jsonl: category %q, which BREC has not", c.Category)
+		}
+		name := c.Category
+		if name == "total" {
+			name = "**total**"
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %.2f |\n", name, c.Pairs, one[i].Distinguished, c.Distinguished, published, c.Seconds)
 	}
 	return b.String(), nil
 }

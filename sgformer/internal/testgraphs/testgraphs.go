@@ -78,10 +78,44 @@ func Hypercube(d int) *graph.Graph {
 	return must(1<<d, e)
 }
 
+// TwoTriangles returns two disjoint triangles: 1-WL cannot tell them from the 6-cycle (both are
+// 2-regular on 6 nodes), 2-FWL can.
+func TwoTriangles() *graph.Graph {
+	return must(6, []graph.Edge{{0, 1}, {1, 2}, {2, 0}, {3, 4}, {4, 5}, {5, 3}})
+}
+
+// Rook4 returns the 4×4 rook's graph: cells of a 4×4 board, adjacent in the same row or column.
+// Shrikhande returns the Shrikhande graph: Z4 × Z4, (a, b) ~ (c, d) when the difference is
+// ±(0, 1), ±(1, 0) or ±(1, 1). Both are strongly regular with parameters (16, 6, 2, 2), so
+// 2-FWL (3-WL), which bounds 2-tuple subgraph GNNs, cannot tell them apart; 4-WL can (the
+// rook's graph has 4-cliques, the rows, and the Shrikhande graph none).
+func Rook4() *graph.Graph {
+	return board(func(dr, dc int) bool { return dr == 0 || dc == 0 })
+}
+
+// Shrikhande: see Rook4.
+func Shrikhande() *graph.Graph {
+	return board(func(dr, dc int) bool {
+		return (dr == 0 && (dc == 1 || dc == 3)) || (dc == 0 && (dr == 1 || dr == 3)) || (dr == dc && (dr == 1 || dr == 3))
+	})
+}
+
+// board joins distinct cells (r, c) and (r', c') of Z4 × Z4 when adjacent(r'−r, c'−c) (mod 4).
+func board(adjacent func(dr, dc int) bool) *graph.Graph {
+	var edges []graph.Edge
+	for u := range 16 {
+		for v := u + 1; v < 16; v++ {
+			if adjacent((v/4-u/4+4)%4, (v%4-u%4+4)%4) {
+				edges = append(edges, graph.Edge{u, v})
+			}
+		}
+	}
+	return must(16, edges)
+}
+
 // Classic returns small graphs with repeated Laplacian eigenvalues, disconnected graphs and
 // graphs with isolated nodes.
 func Classic() []Named {
-	twoTriangles := must(6, []graph.Edge{{0, 1}, {1, 2}, {2, 0}, {3, 4}, {4, 5}, {5, 3}})
 	return []Named{
 		{"empty0", must(0, nil)},
 		{"single", must(1, nil)},
@@ -94,7 +128,7 @@ func Classic() []Named {
 		{"complete4", Clique(4)},
 		{"cube", Hypercube(3)},
 		{"petersen", Petersen()},
-		{"two-triangles", twoTriangles},
+		{"two-triangles", TwoTriangles()},
 		{"path-plus-isolated", must(4, []graph.Edge{{0, 1}, {1, 2}})},
 	}
 }
