@@ -99,6 +99,14 @@ if [ "${SGFORMER_SKIP_NOTEBOOKS:-0}" = 1 ] || [ "${SGFORMER_SKIP_BROWSER:-0}" = 
 else
   stage browser ./scripts/browser-test.sh
 fi
+# The Slurm templates against a real Slurm: a one-node cluster on 127.0.0.1, an ablation grid as
+# a job array with a task requeued mid-cell (scripts/slurm-test.sh; root; a few minutes).
+# SGFORMER_SKIP_SLURM=1 skips it.
+if [ "${SGFORMER_SKIP_SLURM:-0}" = 1 ]; then
+  echo "Slurm test skipped"
+else
+  stage slurm ./scripts/slurm-test.sh
+fi
 # The Binder image: the Dockerfile built without Docker in a debootstrap root and the notebooks
 # run in its own JupyterLab (scripts/binder-test.sh; root; some 10 minutes, most of it the
 # image's downloads and compilation). SGFORMER_SKIP_BINDER=1 (or SGFORMER_SKIP_NOTEBOOKS=1)

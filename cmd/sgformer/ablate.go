@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,12 +30,14 @@ func ablateCmd(args []string, io stdio) error {
 	fs := newFlagSet("ablate")
 	var d dataFlags
 	d.register(fs)
-	out := fs.String("out", "", "directory for the grid's runs, table.md and table.json")
+	out := fs.String("out", "", "directory for the grid's runs, grid.json, table.md and table.json")
 	ratios := fs.String("ratios", "1,0.5,0.2,0.05", "comma-separated subgraph sampling ratios (Sec. 4.3)")
 	ks := fs.String("pe-k", "0,8", "comma-separated PE sizes k (0: no PE)")
 	seeds := fs.String("seeds", "0,1,2", "comma-separated seeds")
 	backendName := fs.String("backend", "", `GoMLX backend: "go", "xla:cpu", "xla:cuda" (default $GOMLX_BACKEND, else xla:cpu if installed, else go)`)
 	limit := fs.Duration("time-limit", 0, "stop at the first epoch boundary after which another epoch would end later than this time from now (e.g. 9m), to continue with the same command; 0: none")
+	list := fs.Bool("list", false, "print the grid's cells, one JSON object a line (index, model, ratio, PE, seed, run, state), and train nothing")
+	only := fs.Int("cell", -1, "train only the cell of this index (from 0, as --list numbers them; a Slurm array task: --cell $SLURM_ARRAY_TASK_ID): a finished cell is left as it is, an interrupted one resumed")
 	dataset := recipeDataset(args)
 	var h hyperFlags
 	// The grid sets the PE size, sampling ratio and seed of each cell.
@@ -44,54 +48,59 @@ func ablateCmd(args []string, io stdio) error {
 	if *out == "" {
 		return usagef("--out DIR is required")
 	}
-	ratioList, err := parseList(*ratios, "ratios", func(s string) (float64, error) { return strconv.ParseFloat(s, 64) })
+	cells, err := gridCells(dataset, &h, *ratios, *ks, *seeds, *out)
 	if err != nil {
 		return err
 	}
-	kList, err := parseList(*ks, "pe-k", strconv.Atoi)
-	if err != nil {
+	if err := checkGrid(*out, cells); err != nil {
 		return err
 	}
-	seedList, err := parseList(*seeds, "seeds", strconv.Atoi)
-	if err != nil {
-		return err
+	if *list {
+		enc := json.NewEncoder(io.out)
+		for _, c := range cells {
+			if err := enc.Encode(map[string]any{"index": c.Index, "model": c.Model, "sampling_ratio": c.Ratio, "pe_k": c.PEK,
+				"seed": c.Seed, "run": filepath.Join(*out, c.Run), "state": c.state(*out)}); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	cells := len(ratioList) * len(kList) * len(seedList)
 	end := deadline(*limit)
+	opt := func(c gridCell) training.Options {
+		return training.Options{Out: filepath.Join(*out, c.Run), Epochs: c.epochs, Deadline: end}
+	}
+	if *only >= 0 || flagValue(fs, "cell") != "" {
+		if *only < 0 || *only >= len(cells) {
+			return usagef("--cell %d: the grid has %d cells, 0 to %d (--list lists them)", *only, len(cells), len(cells)-1)
+		}
+		c := cells[*only]
+		taken, stopped, err := trainCell(c.ctx, d, c.name(len(cells)), opt(c), *backendName, io)
+		switch {
+		case err != nil:
+			return fmt.Errorf("cell %d: %w", c.Index, err)
+		case taken:
+			return fmt.Errorf("cell %d is trained by another worker (%s holds its lock): run this task again once it stops", c.Index, filepath.Join(*out, c.Run))
+		case stopped:
+			fmt.Fprintf(io.err, "time limit reached: run the same command again to continue the cell\n")
+		}
+		return nil
+	}
 	// Several workers may train one grid (the same command in several processes, on one
 	// machine or on several sharing the file system): each cell's run directory has one writer
 	// (training.LockFile), so a worker skips the cells others train, and waits for them at the
 	// end of its pass, taking over any whose worker stopped.
 	for {
 		var held []string // the run directories of cells other workers train
-		i := 0
-		for _, k := range kList {
-			for _, ratio := range ratioList {
-				for _, seed := range seedList {
-					i++
-					// Each cell trains with the recipe of its sampling ratio, then the flags.
-					ctx, _ := newContext(dataset, ratio)
-					if err := h.apply(ctx); err != nil {
-						return err
-					}
-					ctx.SetParams(map[string]any{model.ParamPEK: k, training.ParamSamplingRatio: ratio, training.ParamSeed: seed})
-					c, err := training.ReadConfig(ctx)
-					if err != nil {
-						return usageError{err.Error()}
-					}
-					name := fmt.Sprintf("cell %d/%d: ratio %g, k %d, seed %d", i, cells, ratio, k, seed)
-					run := cellDir(*out, c.Model.Model, ratio, k, seed)
-					taken, stopped, err := trainCell(ctx, d, run, name, training.Options{Out: run, Epochs: c.Epochs, Deadline: end}, *backendName, io)
-					switch {
-					case err != nil:
-						return fmt.Errorf("cell ratio %g, k %d, seed %d: %w", ratio, k, seed, err)
-					case stopped:
-						fmt.Fprintf(io.err, "time limit reached: run the same command again to continue the grid\n")
-						return nil
-					case taken:
-						held = append(held, run)
-					}
-				}
+		for _, c := range cells {
+			taken, stopped, err := trainCell(c.ctx, d, c.name(len(cells)), opt(c), *backendName, io)
+			switch {
+			case err != nil:
+				return fmt.Errorf("cell ratio %g, k %d, seed %d: %w", c.Ratio, c.PEK, c.Seed, err)
+			case stopped:
+				fmt.Fprintf(io.err, "time limit reached: run the same command again to continue the grid\n")
+				return nil
+			case taken:
+				held = append(held, filepath.Join(*out, c.Run))
 			}
 		}
 		if len(held) == 0 {
@@ -106,11 +115,155 @@ func ablateCmd(args []string, io stdio) error {
 	return renderTable(*out, 4, io)
 }
 
-// trainCell trains the ablation cell called name in run (opt.Out) to its opt.Epochs, resuming it
+// gridCell is one cell of an ablation grid: its place, its hyperparameters (the context it
+// trains with) and its run directory, relative to the grid's directory.
+type gridCell struct {
+	Index  int            `json:"index"`
+	Model  string         `json:"model"`
+	Ratio  float64        `json:"sampling_ratio"`
+	PEK    int            `json:"pe_k"`
+	Seed   int            `json:"seed"`
+	Run    string         `json:"run"`
+	Config map[string]any `json:"config"`
+	ctx    *context.Context
+	epochs int
+}
+
+func (c gridCell) name(cells int) string {
+	return fmt.Sprintf("cell %d (%d of %d): ratio %g, k %d, seed %d", c.Index, c.Index+1, cells, c.Ratio, c.PEK, c.Seed)
+}
+
+// state is where the cell's run stands: done, running (another process holds its lock),
+// resumable (a checkpoint), or new.
+func (c gridCell) state(out string) string {
+	run := filepath.Join(out, c.Run)
+	done, resume := cellState(run, c.epochs)
+	switch {
+	case done:
+		return "done"
+	case training.Locked(run):
+		return "running"
+	case resume:
+		return "resumable"
+	}
+	return "new"
+}
+
+// gridCells returns the grid's cells, PE sizes outermost and seeds innermost, each with the
+// recipe of its sampling ratio, then the flags.
+func gridCells(dataset string, h *hyperFlags, ratios, ks, seeds, out string) ([]gridCell, error) {
+	ratioList, err := parseList(ratios, "ratios", func(s string) (float64, error) { return strconv.ParseFloat(s, 64) })
+	if err != nil {
+		return nil, err
+	}
+	kList, err := parseList(ks, "pe-k", strconv.Atoi)
+	if err != nil {
+		return nil, err
+	}
+	seedList, err := parseList(seeds, "seeds", strconv.Atoi)
+	if err != nil {
+		return nil, err
+	}
+	var cells []gridCell
+	for _, k := range kList {
+		for _, ratio := range ratioList {
+			for _, seed := range seedList {
+				ctx, _ := newContext(dataset, ratio)
+				if err := h.apply(ctx); err != nil {
+					return nil, err
+				}
+				ctx.SetParams(map[string]any{model.ParamPEK: k, training.ParamSamplingRatio: ratio, training.ParamSeed: seed})
+				c, err := training.ReadConfig(ctx)
+				if err != nil {
+					return nil, usageError{err.Error()}
+				}
+				run, err := filepath.Rel(out, cellDir(out, c.Model.Model, ratio, k, seed))
+				if err != nil {
+					return nil, err
+				}
+				// The grid's record leaves out what may change between calls: the devices (each task
+				// may have others; a checkpoint resumes on any) and the epochs (a grid is extended
+				// by training its cells further).
+				config := training.Hyperparameters(ctx)
+				delete(config, training.ParamDevices)
+				delete(config, training.ParamEpochs)
+				cells = append(cells, gridCell{Index: len(cells), Model: c.Model.Model, Ratio: ratio, PEK: k, Seed: seed, Run: run,
+					Config: config, ctx: ctx, epochs: c.Epochs})
+			}
+		}
+	}
+	return cells, nil
+}
+
+// gridFile names the file of a grid's directory that records its cells: the meaning of each
+// --cell index, fixed once the grid is made.
+const gridFile = "grid.json"
+
+// checkGrid writes the grid's cells to out/grid.json, or, where a grid is recorded there, checks
+// that these are its cells: a grid whose flags changed would give an index another cell.
+func checkGrid(out string, cells []gridCell) error {
+	path := filepath.Join(out, gridFile)
+	now, err := json.Marshal(cells)
+	if err != nil {
+		return err
+	}
+	raw, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return err
+		}
+		return atomicfile.Write(path, append(now, '\n'))
+	}
+	if err != nil {
+		return err
+	}
+	var was []gridCell
+	if err := json.Unmarshal(raw, &was); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	var is []gridCell
+	if err := json.Unmarshal(now, &is); err != nil {
+		return err
+	}
+	for i := range max(len(was), len(is)) {
+		if i >= len(was) || i >= len(is) {
+			return usagef("%s holds a grid of %d cells, these flags make %d: give the flags it was made with, or another --out", path, len(was), len(is))
+		}
+		a, _ := json.Marshal(was[i])
+		b, _ := json.Marshal(is[i])
+		if string(a) != string(b) {
+			return usagef("%s: cell %d was %s, these flags make it %s: give the flags the grid was made with, or another --out", path, i, describeCell(was[i], is[i]), describeCell(is[i], was[i]))
+		}
+	}
+	return nil
+}
+
+// describeCell names a cell by its place in the grid and the hyperparameters in which it
+// differs from other, the same cell as another grid has it.
+func describeCell(c, other gridCell) string {
+	place := fmt.Sprintf("%s ratio %g, k %d, seed %d", c.Model, c.Ratio, c.PEK, c.Seed)
+	var diff []string
+	for _, name := range slices.Sorted(maps.Keys(c.Config)) {
+		switch name {
+		case model.ParamModel, training.ParamSamplingRatio, model.ParamPEK, training.ParamSeed: // in place
+			continue
+		}
+		if a, b := fmt.Sprint(c.Config[name]), fmt.Sprint(other.Config[name]); a != b {
+			diff = append(diff, name+" "+a)
+		}
+	}
+	if len(diff) == 0 {
+		return place
+	}
+	return place + " (" + strings.Join(diff, ", ") + ")"
+}
+
+// trainCell trains the ablation cell called name in its run directory opt.Out to its opt.Epochs, resuming it
 // from its checkpoint, unless it is done, another worker trains it (taken), or opt.Deadline
 // has passed (stopped). A cell another worker started or finished since it was examined is
 // examined again.
-func trainCell(ctx *context.Context, d dataFlags, run, name string, opt training.Options, backendName string, io stdio) (taken, stopped bool, err error) {
+func trainCell(ctx *context.Context, d dataFlags, name string, opt training.Options, backendName string, io stdio) (taken, stopped bool, err error) {
+	run := opt.Out
 	for {
 		done, resume := cellState(run, opt.Epochs)
 		switch {
@@ -126,7 +279,7 @@ func trainCell(ctx *context.Context, d dataFlags, run, name string, opt training
 		fmt.Fprintf(io.err, "== %s (%s)\n", name, run)
 		opt.Resume = resume
 		cd := d // runTraining fills in the data source of the attempt
-		_, err := runTraining(ctx, &cd, opt, backendName, io)
+		_, err := runTraining(ctx, &cd, opt, backendName, "the same sgformer ablate command (the cell resumes where it stopped)", io)
 		switch {
 		case errors.Is(err, training.ErrRunExists): // another worker started it since cellState
 			continue

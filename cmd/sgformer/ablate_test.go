@@ -197,3 +197,78 @@ func TestAblateWorkers(t *testing.T) {
 		t.Fatalf("table.md: %v\n%s", err, raw)
 	}
 }
+
+// --list numbers the grid's cells with their state; --cell N trains exactly that cell (resumes
+// it when interrupted, leaves it when done), as a Slurm array task does; an index outside the
+// grid and flags that change the grid since it was made are usage errors that change nothing.
+func TestAblateCells(t *testing.T) {
+	out := t.TempDir()
+	args := []string{"ablate", "--out", out, "--ratios", "1,0.5", "--pe-k", "0,4", "--seeds", "0", "--epochs", "1",
+		"--dataset", "synthetic", "--synthetic-graphs", "24", "--layers", "1", "--hidden", "12", "--batch-size", "12", "--backend", "go"}
+	list := func() []map[string]any {
+		t.Helper()
+		code, stdout, stderr := runCLI(t, "", append(args, "--list")...)
+		if code != 0 {
+			t.Fatalf("--list: exit %d: %s", code, stderr)
+		}
+		var cells []map[string]any
+		for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+			var c map[string]any
+			if err := json.Unmarshal([]byte(line), &c); err != nil {
+				t.Fatalf("--list line %q: %v", line, err)
+			}
+			cells = append(cells, c)
+		}
+		return cells
+	}
+	cells := list()
+	if len(cells) != 4 || cells[2]["pe_k"] != 4.0 || cells[2]["sampling_ratio"] != 1.0 || cells[2]["state"] != "new" || cells[3]["index"] != 3.0 {
+		t.Fatalf("--list: %v", cells)
+	}
+	if code, _, stderr := runCLI(t, "", append(args, "--cell", "2")...); code != 0 {
+		t.Fatalf("--cell 2: exit %d: %s", code, stderr)
+	}
+	states := func() (s []any) {
+		for _, c := range list() {
+			s = append(s, c["state"])
+		}
+		return s
+	}
+	if got := fmt.Sprint(states()); got != "[new new done new]" {
+		t.Errorf("after --cell 2: states %s", got)
+	}
+	// Interrupted (its summary gone, its checkpoint kept) and extended to 2 epochs: resumed.
+	run := cellDir(out, "subgraphormer", 1, 4, 0)
+	os.Remove(filepath.Join(run, training.SummaryFile))
+	args[10] = "2" // --epochs
+	if got := fmt.Sprint(states()); got != "[new new resumable new]" {
+		t.Errorf("interrupted: states %s", got)
+	}
+	code, _, stderr := runCLI(t, "", append(args, "--cell", "2")...)
+	recs, _ := os.ReadFile(filepath.Join(run, training.MetricsFile))
+	if code != 0 || !strings.Contains(stderr, "epoch 2/2") || strings.Contains(stderr, "epoch 1/2") || strings.Count(string(recs), "\n") != 2 {
+		t.Errorf("--cell 2 resumed: exit %d, records %q: %s", code, recs, stderr)
+	}
+	if code, _, stderr := runCLI(t, "", append(args, "--cell", "2")...); code != 0 || !strings.Contains(stderr, ": done (") {
+		t.Errorf("--cell 2 once more: exit %d: %s", code, stderr)
+	}
+	grid, _ := os.ReadFile(filepath.Join(out, gridFile))
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--cell", "4"}, "--cell 4: the grid has 4 cells, 0 to 3"},
+		{[]string{"--cell", "-2"}, "--cell -2: the grid has 4 cells, 0 to 3"},
+		{[]string{"--lr", "0.01", "--cell", "0"}, "cell 0 was subgraphormer ratio 1, k 0, seed 0 (learning_rate 0.002), these flags make it subgraphormer ratio 1, k 0, seed 0 (learning_rate 0.01)"},
+		{[]string{"--seeds", "0,1", "--list"}, "cell 1 was subgraphormer ratio 0.5, k 0, seed 0, these flags make it subgraphormer ratio 1, k 0, seed 1:"},
+		{[]string{"--pe-k", "0,4,8", "--list"}, "holds a grid of 4 cells, these flags make 6"},
+	} {
+		code, _, stderr := runCLI(t, "", append(slices.Clone(args), tc.args...)...)
+		if code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	if after, _ := os.ReadFile(filepath.Join(out, gridFile)); string(after) != string(grid) {
+		t.Error("a refused call rewrote grid.json")
+	}
+}

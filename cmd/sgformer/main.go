@@ -14,7 +14,8 @@
 //	                                                 predictions for a table of molecules
 //	sgformer compare    --dataset D --out DIR        train several models, print a comparison table
 //	sgformer ablate     --dataset D --ratios 1,0.5 --pe-k 0,8 --seeds 0,1,2 --out DIR
-//	                                                 train the grid (resumable), then render its table
+//	                                                 train the grid (resumable), then render its table;
+//	                                                 --list its cells, --cell N one of them (a Slurm array task)
 //	sgformer table      DIR                          the runs under DIR as the paper's tables (Markdown, JSON)
 //	sgformer plot       [--format svg|png|both] RUN  draw a run's training curves (curves.svg, curves.png)
 //	sgformer brec       --pairs FILE --test 2-fwl --out RESULTS.jsonl

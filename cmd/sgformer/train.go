@@ -353,7 +353,7 @@ func trainCmd(args []string, io stdio) error {
 	if *resume {
 		opt.Devices = flagValue(fs, "devices") // a checkpoint resumes on any number of devices
 	}
-	summary, err := runTraining(ctx, &d, opt, *backendName, io)
+	summary, err := runTraining(ctx, &d, opt, *backendName, "", io)
 	if err != nil {
 		return err
 	}
@@ -390,8 +390,9 @@ func epochsFlag(fs *flag.FlagSet) int {
 	return epochs
 }
 
-// runTraining trains (or resumes) one run in out.
-func runTraining(ctx *context.Context, d *dataFlags, opt training.Options, backendName string, io stdio) (*training.Summary, error) {
+// runTraining trains (or resumes) one run in out; an interrupted run's error ends with again,
+// what continues it (by default: sgformer train --resume --out RUN).
+func runTraining(ctx *context.Context, d *dataFlags, opt training.Options, backendName, again string, io stdio) (*training.Summary, error) {
 	if opt.Resume {
 		src, err := sourceToResume(opt.Out)
 		if err != nil {
@@ -461,7 +462,10 @@ func runTraining(ctx *context.Context, d *dataFlags, opt training.Options, backe
 		return nil, usageError{err.Error()}
 	}
 	if errors.Is(err, training.ErrInterrupted) {
-		return sum, interrupted{fmt.Sprintf("%v; continue with: sgformer train --resume --out %s", err, opt.Out)}
+		if again == "" {
+			again = "sgformer train --resume --out " + opt.Out
+		}
+		return sum, interrupted{fmt.Sprintf("%v; continue with: %s", err, again)}
 	}
 	return sum, err
 }

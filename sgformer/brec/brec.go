@@ -3,7 +3,7 @@
 // file (data.ReadPairs) tested on its own, resumably, one JSON line per pair and test.
 //
 // The tests so far are the exact oracles of package wl, 1-WL and 2-FWL (as strong as 3-WL), the
-// bounds the models are measured against.
+// bounds the models are measured against; T2 is the statistic BREC judges a model's outputs by.
 package brec
 
 import (

@@ -33,7 +33,7 @@ func NewRun(ctx *context.Context, src Source, out string) error {
 	if err := writeJSONAtomic(filepath.Join(out, RunFile), src); err != nil {
 		return err
 	}
-	if err := writeJSONAtomic(filepath.Join(out, ConfigFile), hyperparameters(ctx)); err != nil {
+	if err := writeJSONAtomic(filepath.Join(out, ConfigFile), Hyperparameters(ctx)); err != nil {
 		return err
 	}
 	st := &state{LR: cfg.LearningRate, BaseLR: cfg.LearningRate}

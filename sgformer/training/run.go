@@ -210,7 +210,7 @@ func newRun(ctx *context.Context, task *Task, opt Options) (*run, *partialEpoch,
 	}
 	// The configuration as the run goes on: a resumed run may have more epochs. The learning
 	// rate recorded is the initial one.
-	params := hyperparameters(ctx)
+	params := Hyperparameters(ctx)
 	params[ParamLearningRate] = st.BaseLR
 	if err := writeJSONAtomic(filepath.Join(opt.Out, ConfigFile), params); err != nil {
 		return nil, nil, err
@@ -369,8 +369,9 @@ func lossByName(name string) (losses.LossFn, error) {
 	return nil, fmt.Errorf("training: %s = %q, want l1, mse, rmse or bce", ParamLoss, name)
 }
 
-// hyperparameters returns the values in ctx of every hyperparameter of AllParams, by name.
-func hyperparameters(ctx *context.Context) map[string]any {
+// Hyperparameters returns the values in ctx of every hyperparameter of AllParams, by name: what
+// a run's ConfigFile holds.
+func Hyperparameters(ctx *context.Context) map[string]any {
 	params := map[string]any{}
 	for _, p := range AllParams() {
 		v, found := ctx.GetParam(p.Name)

@@ -63,6 +63,7 @@ var stageNames = map[string]string{
 	"main-job":      "the main job (`scripts/main-job.sh`)",
 	"notebooks":     "the notebooks (`scripts/notebooks.sh`)",
 	"browser":       "the browser test (`scripts/browser-test.sh`)",
+	"slurm":         "the Slurm templates on a one-node Slurm (`scripts/slurm-test.sh`)",
 	"binder":        "the Binder image, built and its notebooks run (`scripts/binder-test.sh`)",
 	"total":         "**total**",
 }
