@@ -8,7 +8,8 @@
 # TABLE is molesol-sampling (the paper's Table "molesol-sampling": GNN-SSWL+, Subgraphormer and
 # Subgraphormer + PE at sampling ratios 100 %, 50 %, 20 % and 5 %, 3 seeds each, with the
 # paper's recipe of each ratio, training.RecipeAt, which starts the weights as the authors' PyTorch
-# code does), molbace-sampling (the 20 % and 5 % cells), molesol-authors-pooling (the 5 %, 20 %
+# code does), molbace-sampling (the same rows on ogbg-molbace: the 50 % and full-bag cells after
+# the 20 % and 5 % ones, which ran first), molesol-authors-pooling (the 5 %, 20 %
 # and 50 % Subgraphormer cells of molesol-sampling with the authors' pooling under sampling,
 # pooling=authors_mean) or molbace-authors-pooling (the 5 % cells of molbace-sampling so).
 #
@@ -49,7 +50,7 @@ runs() {
 	local dataset ratios
 	case "$1" in
 	molesol-sampling) dataset=ogbg-molesol ratios=(1 0.5 0.2 0.05) ;;
-	molbace-sampling) dataset=ogbg-molbace ratios=(0.2 0.05) ;;
+	molbace-sampling) dataset=ogbg-molbace ratios=(0.2 0.05 0.5 1) ;;
 	molesol-authors-pooling | molbace-authors-pooling)
 		# The sampled Subgraphormer cells again with the authors' pooling under sampling.
 		if [[ $1 == molesol-* ]]; then
