@@ -32,6 +32,7 @@ var sections = map[string]func(root string) (string, error){
 	"zinc-cpu":         epochsSection("results/zinc12k-cpu"),
 	"synthetic":        compareSection("results/synthetic"),
 	"molesol-paper":    seedsSection("results/ogbg-molesol-paper", "0.826 ± 0.010"),
+	"results-glance":   glanceSection,
 	"molesol-earlier":  summarySection("results/ogbg-molesol"),
 	"molbace":          summarySection("results/ogbg-molbace"),
 	"peptides-cpu":     peptidesSection,
