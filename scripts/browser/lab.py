@@ -77,6 +77,37 @@ class Lab(Browser):
         self.wait(f"{path} to be saved", 30, lambda: os.stat(path).st_mtime_ns != before)
         time.sleep(0.5)  # the write's end
 
+    OUTER = "document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-WindowedPanel-outer')"
+
+    def scroll_through(self, look):
+        """Scrolls the notebook from its top to its bottom, most of a screen at a time, calling look()
+        at each stop: JupyterLab keeps only the cells near the view of a long notebook in the page.
+        Stops early when look() returns True."""
+        self.js(f"{self.OUTER}.scrollTop = 0")
+        for _ in range(500):
+            time.sleep(0.3)
+            if look():
+                return
+            if self.js(f"const o = {self.OUTER}; const t = o.scrollTop; o.scrollTop = t + 0.8 * o.clientHeight; return o.scrollTop === t"):
+                return
+
+    def closed_explorers(self):
+        """The explorers of the notebook that closed, each seen once: its message, and whether its
+        cell shows its figure as an image that loaded."""
+        found = {}
+
+        def look():
+            for e in self.js("""
+                    return [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .sgformer-closed')].map(e => {
+                        const cell = e.closest('.jp-Cell');
+                        const img = cell && cell.querySelector('.jp-RenderedImage img');
+                        return {text: e.textContent, image: !!(img && img.complete && img.naturalWidth > 0)};
+                    });"""):
+                if e["text"] not in found or e["image"]:
+                    found[e["text"]] = e
+        self.scroll_through(look)
+        return list(found.values())
+
     def close_all(self):
         """Shuts every kernel down, through the server's REST API."""
         self.js("""
@@ -146,16 +177,13 @@ def run_all(lab, name):
         return prompts and all(p[1:-2].isdigit() for p in prompts)
     lab.wait("every cell to finish after Run All", lab.args.run_all_timeout, finished, interval=1)
     took = time.monotonic() - began
-    closed = lab.js("""
-        return [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .sgformer-closed')].map(e => {
-            const cell = e.closest('.jp-Cell');
-            const img = cell && cell.querySelector('.jp-RenderedImage img');
-            return {text: e.textContent, image: !!(img && img.complete && img.naturalWidth > 0)};
-        });""")
+    closed = lab.closed_explorers()
     log(f"{name}: Run All finished in {took:.1f} s with no button pressed; explorers: {closed}")
     if len(closed) != explorers or not all("a cell below was queued" in c["text"] and c["image"] for c in closed):
         raise Failure(f"want {explorers} explorers closed because cells below were queued, each with its figure as an image; got {closed}")
-    lab.js("document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .sgformer-closed').scrollIntoView({block: 'start'})")
+    first = "document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .sgformer-closed')"
+    lab.scroll_through(lambda: lab.js(f"return !!{first}"))
+    lab.js(f"{first}.scrollIntoView({{block: 'start'}})")
     time.sleep(0.5)
     lab.screenshot(f"lab-run-all-{name}.png")  # the first explorer, closed, its figure left
 
