@@ -431,15 +431,23 @@ var statusTables = []paperTable{zincTable, ogbTable, peAblationTable, peptidesTa
 // statusKinds are the statuses a cell can have, in the order of the summary.
 var statusKinds = []string{"reproduced", "differs", "partial", "not run yet", "needs GPU", "needs data", "not measured"}
 
-// statusKind is the kind of a cell's status (statusKinds): its status up to the first ':' or ';'.
-func statusKind(t paperTable, o outcome) (string, error) {
+// classify returns the outcome of cell c of table t and the kind of its status (statusKinds):
+// its status up to the first ':' or ';'.
+func (rc *reportContext) classify(t paperTable, c paperCell) (outcome, string, error) {
+	o, _, err := rc.cell(c)
+	if err != nil {
+		return outcome{}, "", err
+	}
 	kind, _, _ := strings.Cut(o.status, ":")
 	kind, _, _ = strings.Cut(kind, ";")
 	if !slices.Contains(statusKinds, kind) {
-		return "", fmt.Errorf("%s: status %q of no kind", t.label, o.status)
+		return outcome{}, "", fmt.Errorf("%s: status %q of no kind", t.label, o.status)
 	}
-	return kind, nil
+	return o, kind, nil
 }
+
+// id names a cell once however many tables hold it (ogbg-molesol's full bag, say).
+func (c paperCell) id() string { return c.dataset + "/" + c.dir() }
 
 // glanceSection is the README's results at a glance: the paper's cells counted once each by
 // status, as docs/reproduction.md's summary counts them, and every cell measured to its seeds
@@ -455,16 +463,11 @@ func glanceSection(root string) (string, error) {
 	rows.WriteString("| dataset | model | sampling | paper | ours | status |\n|---|---|---|---|---|---|\n")
 	for _, t := range statusTables {
 		for _, c := range t.cells() {
-			if id := c.dataset + "/" + c.dir(); seen[id] {
+			if seen[c.id()] {
 				continue
-			} else {
-				seen[id] = true
 			}
-			o, _, err := rc.cell(c)
-			if err != nil {
-				return "", err
-			}
-			kind, err := statusKind(t, o)
+			seen[c.id()] = true
+			o, kind, err := rc.classify(t, c)
 			if err != nil {
 				return "", err
 			}
@@ -502,16 +505,12 @@ func reportSummarySection(root string) (string, error) {
 		counts := map[string]int{}
 		cells := t.cells()
 		for _, c := range cells {
-			o, _, err := rc.cell(c)
-			if err != nil {
-				return "", err
-			}
-			kind, err := statusKind(t, o)
+			o, kind, err := rc.classify(t, c)
 			if err != nil {
 				return "", err
 			}
 			counts[kind]++
-			id := c.dataset + "/" + c.dir()
+			id := c.id()
 			all[id] = kind
 			if h, ok := strings.CutPrefix(o.hours, "≈ "); ok && kind == "not run yet" {
 				hours[id], _ = strconv.ParseFloat(h, 64)
