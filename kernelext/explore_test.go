@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -320,6 +321,44 @@ func TestExplorersOutsideKernel(t *testing.T) {
 	}
 	if frontEnd() {
 		t.Error("frontEnd outside a kernel reported a front end")
+	}
+}
+
+// probe asks until the front end answers, and gives up at its timeout even while an ask hangs.
+func TestProbe(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		answerAt int           // the ask that the front end answers (0: none)
+		hang     time.Duration // how long each ask blocks
+		want     bool
+	}{
+		{"first ask answered", 1, 0, true},
+		{"third ask answered", 3, 0, true},
+		{"never answered", 0, 0, false},
+		{"ask hangs past the timeout", 1, time.Second, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			replies := make(chan int, 1)
+			var asks atomic.Int32
+			ask := func() {
+				time.Sleep(c.hang)
+				if int(asks.Add(1)) == c.answerAt {
+					replies <- 1
+				}
+			}
+			start := time.Now()
+			got := probe(ask, replies, 10*time.Millisecond, 300*time.Millisecond)
+			took := time.Since(start)
+			if got != c.want {
+				t.Errorf("probe = %v after %d asks, want %v", got, asks.Load(), c.want)
+			}
+			if took > 900*time.Millisecond {
+				t.Errorf("probe took %v, past its 300 ms timeout", took)
+			}
+			if c.answerAt > 1 && int(asks.Load()) < c.answerAt {
+				t.Errorf("probe asked %d times, want at least %d", asks.Load(), c.answerAt)
+			}
+		})
 	}
 }
 

@@ -29,34 +29,60 @@ const queuedPoll = 500 * time.Millisecond
 
 // Bounds of the exchanges with the notebook's front end, so that a cell never hangs on one.
 var (
-	// probeTimeout is how long frontEnd waits for the front end's answer once GoNB has
-	// passed the question on (GoNB itself waits up to 3 s for its connection to the browser).
-	probeTimeout = 2 * time.Second
+	// probeTimeout is how long frontEnd waits in all for the front end's answer; it asks again
+	// every probeEvery, as a browser busy rendering (or GoNB reconnecting to it) can drop a
+	// question. A browser with the notebook open answers within a second; a front end that
+	// runs no JavaScript costs this much once per explorer or training cell.
+	probeTimeout = 15 * time.Second
+	probeEvery   = 2 * time.Second
 	// widgetTimeout is how long creating one widget may wait for the front end.
 	widgetTimeout = 10 * time.Second
 )
 
+// mayHaveFrontEnd reports whether asking for a front end makes sense: false outside a GoNB
+// kernel, with SGFORMER_WIDGETS=static in the environment, and when the kernel was started by
+// a headless executor (headlessExecutor): nbconvert and the like run no JavaScript, and asking
+// would leave GoNB's script for the browser in the saved notebook.
+func mayHaveFrontEnd() bool {
+	return gonbui.IsNotebook && gonbui.Error() == nil && os.Getenv("SGFORMER_WIDGETS") != "static" && headlessExecutor(os.Getppid()) == ""
+}
+
 // frontEnd reports whether a notebook front end runs GoNB's JavaScript and answers: a browser
-// with the notebook open. It returns false at once outside a GoNB kernel, with
-// SGFORMER_WIDGETS=static in the environment, and when the kernel was started by a headless
-// executor (headlessExecutor): nbconvert and the like run no JavaScript, and asking would
-// leave GoNB's script for the browser in the saved notebook. Otherwise it asks the front end,
-// and returns false when no answer comes within GoNB's connection timeout (3 s) and
-// probeTimeout.
+// with the notebook open. It returns false at once where mayHaveFrontEnd does, and otherwise
+// when no answer comes within probeTimeout.
 func frontEnd() bool {
-	if !gonbui.IsNotebook || gonbui.Error() != nil || os.Getenv("SGFORMER_WIDGETS") == "static" || headlessExecutor(os.Getppid()) != "" {
+	if !mayHaveFrontEnd() {
 		return false
 	}
 	address := "/sgformer/probe/" + gonbui.UniqueId()
 	replies := comms.Listen[int](address)
 	defer replies.Close()
-	// TransientJavascript returns once GoNB has handled the subscription above (it waits for
-	// the front end's connection, or gives up) and sent the script on.
-	dom.TransientJavascript(fmt.Sprintf(`(() => { const c = globalThis.gonb_comm; if (c) { c.send(%s, 1); } })();`, strconv.Quote(address)))
+	script := fmt.Sprintf(`(() => { const c = globalThis.gonb_comm; if (c) { c.send(%s, 1); } })();`, strconv.Quote(address))
+	// TransientJavascript returns once GoNB has handled the subscription above (it waits up
+	// to 3 s for the front end's connection, or gives up) and sent the script on.
+	return probe(func() { dom.TransientJavascript(script) }, replies.C, probeEvery, probeTimeout)
+}
+
+// probe calls ask, and again `every` after each call returns, until an answer arrives on
+// replies; it reports whether one arrived within timeout. A call of ask under way when probe
+// returns ends in the background.
+func probe(ask func(), replies <-chan int, every, timeout time.Duration) bool {
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			ask()
+			select {
+			case <-time.After(every):
+			case <-done:
+				return
+			}
+		}
+	}()
 	select {
-	case <-replies.C:
+	case <-replies:
 		return true
-	case <-time.After(probeTimeout):
+	case <-time.After(timeout):
 		return false
 	}
 }
