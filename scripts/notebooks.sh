@@ -13,6 +13,8 @@
 # Environment:
 #   SGFORMER_NOTEBOOKS      notebooks to run, space-separated, when no argument is given
 #   SGFORMER_CELL_TIMEOUT   seconds one cell may run (default 3600)
+#   SGFORMER_PAPER_EPOCHS   epochs of 04-ablations' live cell of the paper (default 2 without
+#                           --save, the paper's 100 with it)
 #   GOMLX_BACKEND           GoMLX backend of the notebooks (default xla:cpu where sgformer install-xla
 #                           installed it, else go, the pure-Go backend)
 #
@@ -106,6 +108,11 @@ save=0
 if [ "${1:-}" = --save ]; then
 	save=1
 	shift
+fi
+# 04's live cell of the paper trains 100 epochs (some ten minutes) in a saved run; a check runs
+# its first 2, which the cell compares with the committed seed's.
+if [ "$save" = 0 ]; then
+	export SGFORMER_PAPER_EPOCHS="${SGFORMER_PAPER_EPOCHS:-2}"
 fi
 notebooks=()
 for arg in "$@" ${SGFORMER_NOTEBOOKS:-}; do

@@ -10,7 +10,7 @@
 # paper's recipe of each ratio, training.RecipeAt, which starts the weights as the authors' PyTorch
 # code does), molbace-sampling (the same rows on ogbg-molbace: the 50 % and full-bag cells after
 # the 20 % and 5 % ones, which ran first), molesol-authors-pooling (the 5 %, 20 %
-# and 50 % Subgraphormer cells of molesol-sampling with the authors' pooling under sampling,
+# and 50 % cells of molesol-sampling, all three rows, with the authors' pooling under sampling,
 # pooling=authors_mean) or molbace-authors-pooling (the 5 % cells of molbace-sampling so).
 #
 # Each run is `sgformer train … --time-limit $SGFORMER_REPRO_PIECE` (default 4h: a piece starts by
@@ -52,13 +52,15 @@ runs() {
 	molesol-sampling) dataset=ogbg-molesol ratios=(1 0.5 0.2 0.05) ;;
 	molbace-sampling) dataset=ogbg-molbace ratios=(0.2 0.05 0.5 1) ;;
 	molesol-authors-pooling | molbace-authors-pooling)
-		# The sampled Subgraphormer cells again with the authors' pooling under sampling.
+		# The sampled cells again with the authors' pooling under sampling: Subgraphormer's,
+		# and on ogbg-molesol GNN-SSWL+'s too (its 20 % and 5 % cells differ the same way).
+		models=("subgraphormer:--pe-k 0 --set pooling=authors_mean" "subgraphormer-pe:--set pooling=authors_mean")
 		if [[ $1 == molesol-* ]]; then
 			dataset=ogbg-molesol ratios=(0.05 0.2 0.5)
+			models+=("sswlplus:--model sswl+ --pe-k 0 --set pooling=authors_mean")
 		else
 			dataset=ogbg-molbace ratios=(0.05)
 		fi
-		models=("subgraphormer:--pe-k 0 --set pooling=authors_mean" "subgraphormer-pe:--set pooling=authors_mean")
 		;;
 	*)
 		echo "repro: unknown table '$1' (molesol-sampling, molbace-sampling, molesol-authors-pooling, molbace-authors-pooling)" >&2
