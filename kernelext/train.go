@@ -38,8 +38,7 @@ func (s *stopper) stop(reason string) {
 
 // Train runs training.Train(ctx, task, opt) in a notebook cell with a live view of the run:
 // the progress line and the curves of LiveTraining, redrawn after every epoch, and, where a
-// notebook front end listens, a Stop button (shown once the front end answers; the run does
-// not wait for it). Stop (or interrupting the kernel) ends the run at
+// notebook front end listens, a Stop button. Stop (or interrupting the kernel) ends the run at
 // the next training step with its checkpoint saved, as opt.Stop does: Train then returns
 // training.ErrInterrupted with the summary of the epochs done, and the cell shows where the
 // checkpoint is and how to resume. opt's own OnEpoch, Progress and Stop still receive theirs.
@@ -89,19 +88,8 @@ func Train(ctx *context.Context, task *training.Task, opt training.Options) (*tr
 	})
 
 	panel := "sgformer-train-" + gonbui.UniqueId()
-	if mayHaveFrontEnd() {
-		// The panel's place, above the live view; the Stop button comes once the front end
-		// answers, without holding the run up.
-		_ = updateHTML(panel, "<div></div>")
-		wg.Go(func() {
-			if frontEnd() {
-				select {
-				case <-quit:
-				default:
-					stopButton(panel, stop, quit, &wg)
-				}
-			}
-		})
+	if frontEnd() {
+		stopButton(panel, stop, quit, &wg)
 	}
 	summary, err := training.Train(ctx, task, opt)
 	signal.Stop(interrupt)

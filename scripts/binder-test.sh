@@ -72,17 +72,11 @@ unmount_all() {
 		umount -l "$m" || true
 	done
 }
+source scripts/lib/server.sh
 server=""
 cleanup() {
 	local status=$?
-	if [ -n "$server" ] && kill -0 "$server" 2>/dev/null; then
-		kill -TERM -- "-$server" 2>/dev/null || true
-		for _ in $(seq 50); do
-			kill -0 "$server" 2>/dev/null || break
-			sleep 0.2
-		done
-		kill -KILL -- "-$server" 2>/dev/null || true
-	fi
+	stop_server
 	unmount_all
 	if [ "$status" -ne 0 ] && [ -f "$out/lab.log" ]; then
 		say "the end of JupyterLab's log ($out/lab.log):" >&2
@@ -131,17 +125,11 @@ if [ -d ../shared/data ]; then
 	binds=(--mount "$(cd ../shared/data && pwd):$home/shared/data:ro")
 fi
 token=$("$py" -c 'import secrets; print(secrets.token_hex(24))')
-port=$("$py" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 say "the image's JupyterLab on 127.0.0.1:$port, in $workdir"
-setsid "$py" scripts/binder/dockerfile.py run --root "$root" "${binds[@]}" -- \
-	--ip=127.0.0.1 --port="$port" --port-retries=0 --ServerApp.token="$token" >"$out/lab.log" 2>&1 &
-server=$!
-for i in $(seq 120); do
-	curl -fsS "http://127.0.0.1:$port/api/status?token=$token" >/dev/null 2>&1 && break
-	kill -0 "$server" 2>/dev/null || die "JupyterLab exited (log: $out/lab.log)"
-	[ "$i" -lt 120 ] || die "JupyterLab did not answer within 60 s (log: $out/lab.log)"
-	sleep 0.5
-done
+start_server "$out/lab.log" "$py" scripts/binder/dockerfile.py run --root "$root" "${binds[@]}" -- \
+	--ip=127.0.0.1 --port="$port" --port-retries=0 --ServerApp.token="$token"
+wait_http "http://127.0.0.1:$port/api/status?token=$token" 60 "JupyterLab" "$out/lab.log"
 
 committed=()
 run=()

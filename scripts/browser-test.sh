@@ -136,19 +136,9 @@ mkdir -p "$JUPYTER_CONFIG_DIR" "$JUPYTER_RUNTIME_DIR"
 
 # A server runs in a process group of its own: on exit the group (the server, its kernels and
 # the cells' programs) is terminated, then killed if still there.
+source scripts/lib/server.sh
 server=""
 log=""
-stop_server() {
-	if [ -n "$server" ] && kill -0 "$server" 2>/dev/null; then
-		kill -TERM -- "-$server" 2>/dev/null || true
-		for _ in $(seq 50); do
-			kill -0 "$server" 2>/dev/null || break
-			sleep 0.2
-		done
-		kill -KILL -- "-$server" 2>/dev/null || true
-	fi
-	server=""
-}
 cleanup() {
 	local status=$?
 	stop_server
@@ -166,17 +156,9 @@ trap 'exit 130' INT TERM
 serve() {
 	log="$1"
 	shift
-	port=$("$py" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-	setsid "$@" --no-browser --ip=127.0.0.1 --port="$port" --port-retries=0 --allow-root >"$log" 2>&1 &
-	server=$!
-	for i in $(seq 60); do
-		if curl -fsS "http://127.0.0.1:$port/api/status?token=$token" >/dev/null 2>&1; then
-			return
-		fi
-		kill -0 "$server" 2>/dev/null || die "the Jupyter server exited (log: $log)"
-		[ "$i" -lt 60 ] || die "the Jupyter server did not answer within 30 s (log: $log)"
-		sleep 0.5
-	done
+	port=$(free_port)
+	start_server "$log" "$@" --no-browser --ip=127.0.0.1 --port="$port" --port-retries=0 --allow-root
+	wait_http "http://127.0.0.1:$port/api/status?token=$token" 30 "the Jupyter server" "$log"
 }
 
 # finish STATUS WHAT fails the test when the browser's script did.

@@ -78,7 +78,7 @@ say "building sgformer"
 go build -o "$out/sgformer" ./cmd/sgformer
 export SGFORMER="$out/sgformer"
 
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+source scripts/lib/server.sh # free_port
 cpus=$(nproc)
 dd if=/dev/urandom of="$out/munge/munge.key" bs=1024 count=1 status=none
 chmod 400 "$out/munge/munge.key"
