@@ -1,6 +1,7 @@
 package backend
 
 /*
+#cgo CFLAGS: -I${SRCDIR}/../../third_party/pjrt
 #cgo LDFLAGS: -ldl
 #include <stdlib.h>
 #include "compilecache.h"
@@ -30,8 +31,8 @@ import (
 // (a 12-layer training step compiles in 10 to 30 s on two cores; a sampled run meets some twenty
 // batch shapes). GoMLX v0.26.0 and go-xla v0.1.4 have no such cache and expose no executable
 // serialisation, but the PJRT C API does (PJRT_Executable_Serialize and
-// PJRT_Executable_DeserializeAndLoad in pjrt_c_api.h, go-xla v0.1.4's copy byte for byte with its
-// Apache 2.0 licence in pjrt_c_api.LICENSE, which TestVendoredPJRTHeader checks),
+// PJRT_Executable_DeserializeAndLoad in third_party/pjrt/pjrt_c_api.h, go-xla v0.1.4's copy byte
+// for byte with its Apache 2.0 licence, which TestVendoredPJRTHeader checks),
 // and every PJRT client compiles through the plugin's function table. So the cache redirects the
 // table's PJRT_Client_Compile to cachedCompile (compilecache.c), below GoMLX and go-xla, which
 // are unchanged: a program already on disk is deserialised, any other compiled and stored.
