@@ -2,8 +2,9 @@
 // Realized GNN Expressiveness", ICML 2024): each pair of 1-WL-indistinguishable graphs of a pair
 // file (data.ReadPairs) tested on its own, resumably, one JSON line per pair and test.
 //
-// The tests so far are the exact oracles of package wl, 1-WL and 2-FWL (as strong as 3-WL), the
-// bounds the models are measured against; T2 is the statistic BREC judges a model's outputs by.
+// The tests are the exact oracles of package wl, 1-WL and 2-FWL (as strong as 3-WL), the bounds
+// the models are measured against, and the models themselves under BREC's protocol (ModelPair):
+// trained on each pair, then judged by the statistic T2 of their outputs.
 package brec
 
 import (
@@ -17,6 +18,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/gomlx/gomlx/backends"
+
 	"github.com/sgformer/sgformer/data"
 	"github.com/sgformer/sgformer/sgformer/graph"
 	"github.com/sgformer/sgformer/sgformer/wl"
@@ -24,13 +27,20 @@ import (
 
 // Record is one line of a results file: a pair under a test.
 type Record struct {
-	Pair          int     `json:"pair"`
-	Category      string  `json:"category"`
-	Test          string  `json:"test"`
-	Nodes         int     `json:"nodes"`
-	Distinguished bool    `json:"distinguished"`
-	Rounds        int     `json:"rounds"`  // refinement rounds
-	Colours       int     `json:"colours"` // distinct colours at the last round
+	Pair          int    `json:"pair"`
+	Category      string `json:"category"`
+	Test          string `json:"test"`
+	Nodes         int    `json:"nodes"`
+	Distinguished bool   `json:"distinguished"`
+	Rounds        int    `json:"rounds,omitempty"`  // refinement rounds
+	Colours       int    `json:"colours,omitempty"` // distinct colours at the last round
+	// A model's (ModelPair): whether the reliability check passed, T2 of the pair and of the
+	// check, the epochs trained and the last one's loss.
+	Reliable      bool    `json:"reliable,omitempty"`
+	T2            float64 `json:"t2,omitempty"`
+	T2Reliability float64 `json:"t2_reliability,omitempty"`
+	Epochs        int     `json:"epochs,omitempty"`
+	Loss          float64 `json:"loss,omitempty"`
 	Seconds       float64 `json:"seconds"`
 }
 
@@ -40,20 +50,33 @@ var Oracles = map[string]func(a, b *graph.Graph) wl.Result{
 	"2-fwl": wl.TwoFWL,
 }
 
-// Progress, when set, receives a line at most every ProgressInterval: pairs done, rate, ETA.
+// Options of Run. Progress, when set, receives a line at most every ProgressInterval: pairs
+// done, rate, ETA. Model, when set, makes the test a model's, trained on each pair on Backend
+// (ModelPair) and named test in the records; otherwise test names one of the Oracles.
 type Options struct {
 	Progress         io.Writer
 	ProgressInterval time.Duration
+	Model            *ModelOptions
+	Backend          backends.Backend
 }
 
-// Run tests every pair under the oracle test, appending a Record per pair to the JSON-lines
-// file path (created if missing) and skipping the pairs the file already has for test, so that
-// a run stopped at any point resumes where it was, losing at most the pair under way. A last
-// line cut short by a kill is dropped. It returns test's records of the file, in pair order.
+// Run tests every pair under test, appending a Record per pair to the JSON-lines file path
+// (created if missing) and skipping the pairs the file already has for test, so that a run
+// stopped at any point resumes where it was, losing at most the pair under way. A last line
+// cut short by a kill is dropped. It returns test's records of the file, in pair order.
 func Run(pairs []data.Pair, test string, path string, opt Options) ([]Record, error) {
-	oracle, ok := Oracles[test]
-	if !ok {
-		return nil, fmt.Errorf("brec: unknown test %q (want 1-wl or 2-fwl)", test)
+	pairTest := func(p data.Pair) (Record, error) { return ModelPair(opt.Backend, p, test, *opt.Model) }
+	if opt.Model == nil {
+		oracle, ok := Oracles[test]
+		if !ok {
+			return nil, fmt.Errorf("brec: unknown test %q (want 1-wl or 2-fwl)", test)
+		}
+		pairTest = func(p data.Pair) (Record, error) {
+			t0 := time.Now()
+			res := oracle(p.A, p.B)
+			return Record{Pair: p.Index, Category: p.Category, Test: test, Nodes: p.A.N(), Distinguished: res.Distinguished,
+				Rounds: res.Rounds, Colours: res.Colours, Seconds: time.Since(t0).Seconds()}, nil
+		}
 	}
 	records, err := Read(path)
 	if err != nil {
@@ -78,10 +101,10 @@ func Run(pairs []data.Pair, test string, path string, opt Options) ([]Record, er
 	defer f.Close()
 	began, logged := time.Now(), time.Now()
 	for i, p := range todo {
-		t0 := time.Now()
-		res := oracle(p.A, p.B)
-		rec := Record{Pair: p.Index, Category: p.Category, Test: test, Nodes: p.A.N(), Distinguished: res.Distinguished,
-			Rounds: res.Rounds, Colours: res.Colours, Seconds: time.Since(t0).Seconds()}
+		rec, err := pairTest(p)
+		if err != nil {
+			return nil, err
+		}
 		line, err := json.Marshal(rec)
 		if err != nil {
 			return nil, err

@@ -1,0 +1,211 @@
+package brec
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/gomlx/gomlx/backends"
+	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // GoMLX's convention
+	"github.com/gomlx/gomlx/pkg/core/shapes"
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/gomlx/gomlx/pkg/ml/context"
+	"github.com/gomlx/gomlx/pkg/ml/train"
+	"github.com/gomlx/gomlx/pkg/ml/train/optimizers"
+
+	"github.com/sgformer/sgformer/data"
+	"github.com/sgformer/sgformer/sgformer/graph"
+	"github.com/sgformer/sgformer/sgformer/model"
+	"github.com/sgformer/sgformer/sgformer/training"
+)
+
+// ModelOptions are BREC's settings for a model tested pair by pair (the constants of
+// test_BREC.py, GraphPKU/BREC).
+type ModelOptions struct {
+	// Params are the model's hyperparameters (training.BuildModel's), e.g. model, layers,
+	// hidden, pe_k, tuple_k; its output has OutputDim values.
+	Params map[string]any
+	// Epochs bounds the training on a pair (EPOCH); it stops early once the loss of an epoch
+	// falls below LossThreshold (LOSS_THRESHOLD).
+	Epochs        int
+	LossThreshold float64
+	// LearningRate and WeightDecay are Adam's (LEARNING_RATE, WEIGHT_DECAY); the decay is
+	// decoupled from the gradient (AdamW, GoMLX's), where PyTorch's Adam adds it to the gradient.
+	LearningRate, WeightDecay float64
+	// Seed draws the relabelings and starts the weights, the same for every pair.
+	Seed int
+}
+
+// Protocol's constants (test_BREC.py).
+const (
+	OutputDim = 16 // OUTPUT_DIM
+	batchSize = 32 // BATCH_SIZE: graphs, 16 pairs
+	// closeAtol is EPSILON_CMP, torch.isclose's absolute tolerance between the two T2 values.
+	closeAtol = 1e-6
+	// Their scheduler, torch.optim.lr_scheduler.ReduceLROnPlateau with its defaults: the rate
+	// times 0.1 after 10 epochs whose loss did not improve on the best by a relative 1e-4.
+	plateauFactor, plateauPatience, plateauThreshold = 0.1, 10, 1e-4
+)
+
+// DefaultModelOptions are test_BREC.py's defaults (20 epochs, Adam at 1e-5 with weight decay
+// 1e-4, early stop below 0.01, seed 2022) for the model params.
+func DefaultModelOptions(params map[string]any) ModelOptions {
+	return ModelOptions{Params: params, Epochs: 20, LossThreshold: 0.01, LearningRate: 1e-5, WeightDecay: 1e-4, Seed: 2022}
+}
+
+// spec is what the model reads of a BREC graph: no features (one constant node and bond type)
+// and OutputDim outputs.
+var spec = model.Spec{NodeVocab: []int{1}, EdgeVocab: []int{1}, Tasks: OutputDim}
+
+// ModelPair tests a model on pair p with BREC's protocol: a model started afresh is trained
+// to tell the two graphs apart on Relabelings renumberings of each (a Siamese cosine-embedding
+// loss, target −1, margin 0: the mean of max(0, cos(f(a_i), f(b_i)))), then T2 of its outputs
+// on them is compared with Threshold, and T2 of graph A against A renumbered again (the
+// reliability check) with T2 and Threshold. The record's test is name.
+func ModelPair(be backends.Backend, p data.Pair, name string, opt ModelOptions) (Record, error) {
+	t0 := time.Now()
+	rng := rand.New(rand.NewPCG(uint64(opt.Seed), uint64(p.Index)))
+	pairs := make([]*graph.Graph, 0, 2*Relabelings)
+	same := make([]*graph.Graph, 0, 2*Relabelings)
+	for range Relabelings {
+		pairs = append(pairs, relabel(p.A, rng), relabel(p.B, rng))
+	}
+	for range Relabelings {
+		same = append(same, relabel(p.A, rng), relabel(p.A, rng))
+	}
+	params := map[string]any{training.ParamSeed: opt.Seed, training.ParamLearningRate: opt.LearningRate}
+	for k, v := range opt.Params {
+		params[k] = v
+	}
+	ctx, cfg, err := training.BuildModel(be, spec, params)
+	if err != nil {
+		return Record{}, err
+	}
+	epochs, loss, err := trainPair(be, ctx, cfg, pairs, rng, opt)
+	if err != nil {
+		return Record{}, fmt.Errorf("brec: pair %d: %w", p.Index, err)
+	}
+	pred, err := training.NewPredictor(ctx, be, spec)
+	if err != nil {
+		return Record{}, err
+	}
+	t2, err := pairedT2(pred, pairs)
+	if err != nil {
+		return Record{}, fmt.Errorf("brec: pair %d: %w", p.Index, err)
+	}
+	t2rel, err := pairedT2(pred, same)
+	if err != nil {
+		return Record{}, fmt.Errorf("brec: pair %d, reliability: %w", p.Index, err)
+	}
+	return Record{Pair: p.Index, Category: p.Category, Test: name, Nodes: p.A.N(),
+		Distinguished: t2 > Threshold && !isClose(t2, t2rel), Reliable: t2rel < Threshold,
+		T2: t2, T2Reliability: t2rel, Epochs: epochs, Loss: loss, Seconds: time.Since(t0).Seconds()}, nil
+}
+
+// trainPair trains the model in ctx on the interleaved graphs (a_i at 2i, b_i at 2i+1), in
+// batches of batchSize in their order, for at most opt.Epochs epochs; it returns the epochs
+// trained and the last epoch's loss.
+func trainPair(be backends.Backend, ctx *context.Context, cfg model.Config, graphs []*graph.Graph, rng *rand.Rand, opt ModelOptions) (int, float64, error) {
+	ctx.SetParam(optimizers.ParamLearningRate, opt.LearningRate)
+	adam := optimizers.Adam().WeightDecay(opt.WeightDecay).Done()
+	trainer := train.NewTrainer(be, ctx, model.New(spec, cfg), cosineLoss, adam, nil, nil)
+	trainer.SetContext(ctx.Checked(false)) // the weights exist, started by BuildModel
+	lr, best, bad := opt.LearningRate, math.Inf(1), 0
+	loss := math.NaN()
+	for epoch := 1; epoch <= opt.Epochs; epoch++ {
+		loss = 0
+		for lo := 0; lo < len(graphs); lo += batchSize {
+			hi := min(lo+batchSize, len(graphs))
+			inputs, labels, err := training.Tensors(ctx, spec, graphs[lo:hi], rng)
+			if err != nil {
+				return 0, 0, err
+			}
+			m, err := trainer.TrainStep(hi-lo, inputs, labels)
+			if err != nil {
+				return 0, 0, err
+			}
+			loss += float64(hi-lo) / 2 * scalar(m[0]) / Relabelings
+		}
+		if loss < opt.LossThreshold {
+			return epoch, loss, nil
+		}
+		if loss < best*(1-plateauThreshold) {
+			best, bad = loss, 0
+		} else if bad++; bad > plateauPatience {
+			lr, bad = lr*plateauFactor, 0
+			if v := ctx.GetVariableByScopeAndName("/"+optimizers.Scope, optimizers.ParamLearningRate); v != nil {
+				v.MustSetValue(tensors.FromAnyValue(shapes.CastAsDType(lr, v.DType())))
+			}
+		}
+	}
+	return opt.Epochs, loss, nil
+}
+
+// cosineLoss is PyTorch's CosineEmbeddingLoss with target −1 and margin 0 over the pairs of a
+// batch, rows 2i and 2i+1 of the predictions (the last row, the padding's, left out): the mean
+// of max(0, cos), cos = x·y / √((‖x‖² + ε)(‖y‖² + ε)), ε = 1e-12 as theirs.
+func cosineLoss(_, predictions []*Node) *Node {
+	pred := predictions[0]
+	g := pred.Graph()
+	even := make([][]int32, (pred.Shape().Dimensions[0]-1)/2)
+	odd := make([][]int32, len(even))
+	for i := range even {
+		even[i], odd[i] = []int32{int32(2 * i)}, []int32{int32(2*i + 1)}
+	}
+	// Gathered rather than sliced with a stride: the pure-Go backend has no Pad, which the
+	// gradient of a strided slice takes.
+	x, y := Gather(pred, Const(g, even)), Gather(pred, Const(g, odd))
+	eps := Scalar(g, pred.DType(), 1e-12)
+	norms := Sqrt(Mul(Add(ReduceSum(Square(x), -1), eps), Add(ReduceSum(Square(y), -1), eps)))
+	cos := Div(ReduceSum(Mul(x, y), -1), norms)
+	return ReduceAllMean(Max(cos, ZerosLike(cos)))
+}
+
+// pairedT2 returns T2 of the model's outputs on the even graphs against the odd ones.
+func pairedT2(pred *training.Predictor, graphs []*graph.Graph) (float64, error) {
+	out, errs, err := pred.PredictGraphs(graphs, 0)
+	if err != nil {
+		return 0, err
+	}
+	for i, e := range errs {
+		if e != nil {
+			return 0, fmt.Errorf("graph %d: %w", i, e)
+		}
+	}
+	var x, y [][]float64
+	for i := 0; i+1 < len(out); i += 2 {
+		x, y = append(x, out[i]), append(y, out[i+1])
+	}
+	return T2(x, y)
+}
+
+// scalar returns the value of a float scalar tensor (the loss, in the model's dtype).
+func scalar(t *tensors.Tensor) float64 {
+	switch v := t.Value().(type) {
+	case float32:
+		return float64(v)
+	case float64:
+		return v
+	}
+	panic(fmt.Sprintf("brec: a loss of %s", t.Shape()))
+}
+
+// isClose is torch.isclose(a, b, atol=EPSILON_CMP) with its default rtol 1e-5.
+func isClose(a, b float64) bool { return math.Abs(a-b) <= closeAtol+1e-5*math.Abs(b) }
+
+// relabel returns g with its nodes renumbered by a random permutation drawn from rng, with the
+// constant features the model reads (spec).
+func relabel(g *graph.Graph, rng *rand.Rand) *graph.Graph {
+	perm := rng.Perm(g.N())
+	edges := g.Edges()
+	renamed := make([]graph.Edge, len(edges))
+	for i, e := range edges {
+		renamed[i] = graph.Edge{perm[e[0]], perm[e[1]]}
+	}
+	r, err := graph.New(g.N(), renamed, graph.Features{Width: 1, Ints: make([]int32, g.N())}, graph.Features{Width: 1, Ints: make([]int32, len(renamed))})
+	if err != nil {
+		panic(fmt.Sprintf("brec: a renumbering of a valid graph: %v", err)) // cannot happen
+	}
+	return r
+}
