@@ -3,7 +3,7 @@
 // file (data.ReadPairs) tested on its own, resumably, one JSON line per pair and test.
 //
 // The tests are the exact oracles of package wl, 1-WL and 2-FWL (as strong as 3-WL), the bounds
-// the models are measured against, and the models themselves under BREC's protocol (ModelPair):
+// the models are measured against, and the models themselves under BREC's protocol (Model):
 // trained on each pair, then judged by the statistic T2 of their outputs.
 package brec
 
@@ -52,7 +52,7 @@ var Oracles = map[string]func(a, b *graph.Graph) wl.Result{
 
 // Options of Run. Progress, when set, receives a line at most every ProgressInterval: pairs
 // done, rate, ETA. Model, when set, makes the test a model's, trained on each pair on Backend
-// (ModelPair) and named test in the records; otherwise test names one of the Oracles.
+// (Model.Pair) and named test in the records; otherwise test names one of the Oracles.
 type Options struct {
 	Progress         io.Writer
 	ProgressInterval time.Duration
@@ -65,8 +65,19 @@ type Options struct {
 // stopped at any point resumes where it was, losing at most the pair under way. A last line
 // cut short by a kill is dropped. It returns test's records of the file, in pair order.
 func Run(pairs []data.Pair, test string, path string, opt Options) ([]Record, error) {
-	pairTest := func(p data.Pair) (Record, error) { return ModelPair(opt.Backend, p, test, *opt.Model) }
-	if opt.Model == nil {
+	var pairTest func(data.Pair) (Record, error)
+	if opt.Model != nil {
+		var m *Model // built at the first pair to test
+		pairTest = func(p data.Pair) (Record, error) {
+			if m == nil {
+				var err error
+				if m, err = NewModel(opt.Backend, *opt.Model); err != nil {
+					return Record{}, err
+				}
+			}
+			return m.Pair(p, test)
+		}
+	} else {
 		oracle, ok := Oracles[test]
 		if !ok {
 			return nil, fmt.Errorf("brec: unknown test %q (want 1-wl or 2-fwl)", test)

@@ -58,14 +58,83 @@ func DefaultModelOptions(params map[string]any) ModelOptions {
 // and OutputDim outputs.
 var spec = model.Spec{NodeVocab: []int{1}, EdgeVocab: []int{1}, Tasks: OutputDim}
 
-// ModelPair tests a model on pair p with BREC's protocol: a model started afresh is trained
-// to tell the two graphs apart on Relabelings renumberings of each (a Siamese cosine-embedding
-// loss, target −1, margin 0: the mean of max(0, cos(f(a_i), f(b_i)))), then T2 of its outputs
-// on them is compared with Threshold, and T2 of graph A against A renumbered again (the
-// reliability check) with T2 and Threshold. The record's test is name.
-func ModelPair(be backends.Backend, p data.Pair, name string, opt ModelOptions) (Record, error) {
+// Model is a model under BREC's protocol, built once and started afresh for each pair: its
+// weights set back to where they started (the same for every pair, drawn from Seed), Adam's
+// state to zero and the learning rate to LearningRate, so that every pair reuses the programs
+// XLA compiled for the shapes it has met.
+type Model struct {
+	be      backends.Backend
+	opt     ModelOptions
+	ctx     *context.Context
+	trainer *train.Trainer
+	pred    *training.Predictor
+	start   map[*context.Variable]*tensors.Tensor // the weights' first values
+}
+
+// NewModel builds the model of opt.Params on be.
+func NewModel(be backends.Backend, opt ModelOptions) (*Model, error) {
+	params := map[string]any{training.ParamSeed: opt.Seed, training.ParamLearningRate: opt.LearningRate}
+	for k, v := range opt.Params {
+		params[k] = v
+	}
+	ctx, cfg, err := training.BuildModel(be, spec, params)
+	if err != nil {
+		return nil, err
+	}
+	m := &Model{be: be, opt: opt, ctx: ctx, start: map[*context.Variable]*tensors.Tensor{}}
+	var cloneErr error
+	ctx.EnumerateVariables(func(v *context.Variable) {
+		value, err := v.Value()
+		if err == nil {
+			value, err = value.Clone()
+		}
+		if err != nil && cloneErr == nil {
+			cloneErr = fmt.Errorf("brec: variable %s: %w", v.ScopeAndName(), err)
+		}
+		m.start[v] = value
+	})
+	if cloneErr != nil {
+		return nil, cloneErr
+	}
+	ctx.SetParam(optimizers.ParamLearningRate, opt.LearningRate)
+	adam := optimizers.Adam().WeightDecay(opt.WeightDecay).Done()
+	m.trainer = train.NewTrainer(be, ctx, model.New(spec, cfg), cosineLoss, adam, nil, nil)
+	m.trainer.SetContext(ctx.Checked(false)) // the weights exist, started by BuildModel
+	if m.pred, err = training.NewPredictor(ctx, be, spec); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// restart sets the weights back to their first values, the optimizer's state (created by the
+// first training step) to zero and the learning rate to opt.LearningRate.
+func (m *Model) restart() error {
+	var err error
+	m.ctx.EnumerateVariables(func(v *context.Variable) {
+		value, ok := m.start[v]
+		switch {
+		case ok:
+			value, err = value.Clone()
+		case v.Name() == optimizers.ParamLearningRate:
+			value = tensors.FromAnyValue(shapes.CastAsDType(m.opt.LearningRate, v.Shape().DType))
+		default:
+			value = tensors.FromShape(v.Shape())
+		}
+		if err == nil {
+			err = v.SetValue(value)
+		}
+	})
+	return err
+}
+
+// Pair tests the model on pair p with BREC's protocol: started afresh, it is trained to tell
+// the two graphs apart on Relabelings renumberings of each (a Siamese cosine-embedding loss,
+// target −1, margin 0: the mean of max(0, cos(f(a_i), f(b_i)))), then T2 of its outputs on them
+// is compared with Threshold, and T2 of graph A against A renumbered again (the reliability
+// check) with T2 and Threshold. The record's test is name.
+func (m *Model) Pair(p data.Pair, name string) (Record, error) {
 	t0 := time.Now()
-	rng := rand.New(rand.NewPCG(uint64(opt.Seed), uint64(p.Index)))
+	rng := rand.New(rand.NewPCG(uint64(m.opt.Seed), uint64(p.Index)))
 	pairs := make([]*graph.Graph, 0, 2*Relabelings)
 	same := make([]*graph.Graph, 0, 2*Relabelings)
 	for range Relabelings {
@@ -74,27 +143,18 @@ func ModelPair(be backends.Backend, p data.Pair, name string, opt ModelOptions) 
 	for range Relabelings {
 		same = append(same, relabel(p.A, rng), relabel(p.A, rng))
 	}
-	params := map[string]any{training.ParamSeed: opt.Seed, training.ParamLearningRate: opt.LearningRate}
-	for k, v := range opt.Params {
-		params[k] = v
-	}
-	ctx, cfg, err := training.BuildModel(be, spec, params)
-	if err != nil {
+	if err := m.restart(); err != nil {
 		return Record{}, err
 	}
-	epochs, loss, err := trainPair(be, ctx, cfg, pairs, rng, opt)
+	epochs, loss, err := m.train(pairs, rng)
 	if err != nil {
 		return Record{}, fmt.Errorf("brec: pair %d: %w", p.Index, err)
 	}
-	pred, err := training.NewPredictor(ctx, be, spec)
-	if err != nil {
-		return Record{}, err
-	}
-	t2, err := pairedT2(pred, pairs)
+	t2, err := pairedT2(m.pred, pairs)
 	if err != nil {
 		return Record{}, fmt.Errorf("brec: pair %d: %w", p.Index, err)
 	}
-	t2rel, err := pairedT2(pred, same)
+	t2rel, err := pairedT2(m.pred, same)
 	if err != nil {
 		return Record{}, fmt.Errorf("brec: pair %d, reliability: %w", p.Index, err)
 	}
@@ -103,43 +163,41 @@ func ModelPair(be backends.Backend, p data.Pair, name string, opt ModelOptions) 
 		T2: t2, T2Reliability: t2rel, Epochs: epochs, Loss: loss, Seconds: time.Since(t0).Seconds()}, nil
 }
 
-// trainPair trains the model in ctx on the interleaved graphs (a_i at 2i, b_i at 2i+1), in
-// batches of batchSize in their order, for at most opt.Epochs epochs; it returns the epochs
-// trained and the last epoch's loss.
-func trainPair(be backends.Backend, ctx *context.Context, cfg model.Config, graphs []*graph.Graph, rng *rand.Rand, opt ModelOptions) (int, float64, error) {
-	ctx.SetParam(optimizers.ParamLearningRate, opt.LearningRate)
-	adam := optimizers.Adam().WeightDecay(opt.WeightDecay).Done()
-	trainer := train.NewTrainer(be, ctx, model.New(spec, cfg), cosineLoss, adam, nil, nil)
-	trainer.SetContext(ctx.Checked(false)) // the weights exist, started by BuildModel
-	lr, best, bad := opt.LearningRate, math.Inf(1), 0
+// train trains the model on the interleaved graphs (a_i at 2i, b_i at 2i+1), in batches of
+// batchSize in their order, for at most opt.Epochs epochs; it returns the epochs trained and
+// the last epoch's loss.
+func (m *Model) train(graphs []*graph.Graph, rng *rand.Rand) (int, float64, error) {
+	lr, best, bad := m.opt.LearningRate, math.Inf(1), 0
 	loss := math.NaN()
-	for epoch := 1; epoch <= opt.Epochs; epoch++ {
+	for epoch := 1; epoch <= m.opt.Epochs; epoch++ {
 		loss = 0
 		for lo := 0; lo < len(graphs); lo += batchSize {
 			hi := min(lo+batchSize, len(graphs))
-			inputs, labels, err := training.Tensors(ctx, spec, graphs[lo:hi], rng)
+			inputs, labels, err := training.Tensors(m.ctx, spec, graphs[lo:hi], rng)
 			if err != nil {
 				return 0, 0, err
 			}
-			m, err := trainer.TrainStep(hi-lo, inputs, labels)
+			out, err := m.trainer.TrainStep(hi-lo, inputs, labels)
 			if err != nil {
 				return 0, 0, err
 			}
-			loss += float64(hi-lo) / 2 * scalar(m[0]) / Relabelings
+			loss += float64(hi-lo) / 2 * scalar(out[0]) / Relabelings
 		}
-		if loss < opt.LossThreshold {
+		if loss < m.opt.LossThreshold {
 			return epoch, loss, nil
 		}
 		if loss < best*(1-plateauThreshold) {
 			best, bad = loss, 0
 		} else if bad++; bad > plateauPatience {
 			lr, bad = lr*plateauFactor, 0
-			if v := ctx.GetVariableByScopeAndName("/"+optimizers.Scope, optimizers.ParamLearningRate); v != nil {
-				v.MustSetValue(tensors.FromAnyValue(shapes.CastAsDType(lr, v.DType())))
+			if v := m.ctx.GetVariableByScopeAndName("/"+optimizers.Scope, optimizers.ParamLearningRate); v != nil {
+				if err := v.SetValue(tensors.FromAnyValue(shapes.CastAsDType(lr, v.DType()))); err != nil {
+					return 0, 0, err
+				}
 			}
 		}
 	}
-	return opt.Epochs, loss, nil
+	return m.opt.Epochs, loss, nil
 }
 
 // cosineLoss is PyTorch's CosineEmbeddingLoss with target −1 and margin 0 over the pairs of a

@@ -15,11 +15,18 @@ func TestModelPair(t *testing.T) {
 	be := xlatest.CPU(t)
 	opt := brec.DefaultModelOptions(map[string]any{model.ParamLayers: 2, model.ParamHidden: 24, model.ParamHeads: 2, model.ParamPEK: 0})
 	opt.LearningRate = 1e-3 // BREC's 1e-5 is its default; models set their own
-	for _, c := range []struct {
+	m, err := brec.NewModel(be, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The pair told apart tested again last: the same model, started afresh, tells it apart
+	// again, with the same numbers.
+	var first brec.Record
+	for i, c := range []struct {
 		pair int
 		want bool
-	}{{0, true}, {1, false}} {
-		r, err := brec.ModelPair(be, pairs[c.pair], "subgraphormer", opt)
+	}{{0, true}, {1, false}, {0, true}} {
+		r, err := m.Pair(pairs[c.pair], "subgraphormer")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -27,6 +34,14 @@ func TestModelPair(t *testing.T) {
 		if r.Distinguished != c.want || !r.Reliable || r.T2Reliability >= brec.Threshold {
 			t.Errorf("pair %d (%s): distinguished %v (want %v), reliable %v: T2 %.4g, reliability T2 %.4g after %d epochs, loss %.4g",
 				c.pair, pairs[c.pair].Category, r.Distinguished, c.want, r.Reliable, r.T2, r.T2Reliability, r.Epochs, r.Loss)
+		}
+		switch i {
+		case 0:
+			first = r
+		case 2:
+			if r.T2 != first.T2 || r.T2Reliability != first.T2Reliability || r.Epochs != first.Epochs {
+				t.Errorf("pair %d again: T2 %v, %v after %d epochs; the first time %v, %v after %d", c.pair, r.T2, r.T2Reliability, r.Epochs, first.T2, first.T2Reliability, first.Epochs)
+			}
 		}
 	}
 }
