@@ -39,19 +39,14 @@ var (
 	widgetTimeout = 10 * time.Second
 )
 
-// mayHaveFrontEnd reports whether asking for a front end makes sense: false outside a GoNB
-// kernel, with SGFORMER_WIDGETS=static in the environment, and when the kernel was started by
-// a headless executor (headlessExecutor): nbconvert and the like run no JavaScript, and asking
-// would leave GoNB's script for the browser in the saved notebook.
-func mayHaveFrontEnd() bool {
-	return gonbui.IsNotebook && gonbui.Error() == nil && os.Getenv("SGFORMER_WIDGETS") != "static" && headlessExecutor(os.Getppid()) == ""
-}
-
 // frontEnd reports whether a notebook front end runs GoNB's JavaScript and answers: a browser
-// with the notebook open. It returns false at once where mayHaveFrontEnd does, and otherwise
-// when no answer comes within probeTimeout.
+// with the notebook open. It returns false at once outside a GoNB kernel, with
+// SGFORMER_WIDGETS=static in the environment, and when the kernel was started by a headless
+// executor (headlessExecutor): nbconvert and the like run no JavaScript, and asking would
+// leave GoNB's script for the browser in the saved notebook. Otherwise it asks the front end,
+// and returns false when no answer comes within probeTimeout.
 func frontEnd() bool {
-	if !mayHaveFrontEnd() {
+	if !gonbui.IsNotebook || gonbui.Error() != nil || os.Getenv("SGFORMER_WIDGETS") == "static" || headlessExecutor(os.Getppid()) != "" {
 		return false
 	}
 	address := "/sgformer/probe/" + gonbui.UniqueId()
