@@ -92,3 +92,64 @@ func brecSection(root string) (string, error) {
 	}
 	return b.String(), nil
 }
+
+// brecModelsSection is the table of results/expressivity/brec-models.jsonl, written by sgformer
+// brec --test model: per model and category tested, the pairs it distinguishes, those beyond
+// 2-FWL (which bounds K = 2 models: none, unless a number fooled the test), the reliability
+// checks failed and the seconds per pair, beside 2-FWL's count of the same pairs.
+func brecModelsSection(root string) (string, error) {
+	dir := filepath.Join(root, "results", "expressivity")
+	oracles, err := brec.Read(filepath.Join(dir, "brec-oracles.jsonl"))
+	if err != nil {
+		return "", err
+	}
+	fwl := map[int]bool{}
+	for _, r := range oracles {
+		if r.Test == "2-fwl" {
+			fwl[r.Pair] = r.Distinguished
+		}
+	}
+	records, err := brec.Read(filepath.Join(dir, "brec-models.jsonl"))
+	if err != nil {
+		return "", err
+	}
+	var tests []string
+	byTest := map[string][]brec.Record{}
+	for _, r := range records {
+		if byTest[r.Test] == nil {
+			tests = append(tests, r.Test)
+		}
+		byTest[r.Test] = append(byTest[r.Test], r)
+	}
+	var b strings.Builder
+	b.WriteString("| model | category | pairs | distinguished | 2-FWL | beyond 2-FWL | reliability failed | seconds per pair |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
+	for _, test := range tests {
+		rows := map[string]*[3]int{} // per category: 2-FWL distinguishes, beyond 2-FWL, unreliable
+		for _, r := range byTest[test] {
+			for _, c := range []string{r.Category, "total"} {
+				if rows[c] == nil {
+					rows[c] = &[3]int{}
+				}
+				row := rows[c]
+				if fwl[r.Pair] {
+					row[0]++
+				}
+				if r.Distinguished && !fwl[r.Pair] {
+					row[1]++
+				}
+				if !r.Reliable {
+					row[2]++
+				}
+			}
+		}
+		for _, c := range brec.Counts(byTest[test]) {
+			row := rows[c.Category]
+			name := c.Category
+			if name == "total" {
+				name = "**total**"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d | %d | %.1f |\n", test, name, c.Pairs, c.Distinguished, row[0], row[1], row[2], c.Seconds/float64(c.Pairs))
+		}
+	}
+	return b.String(), nil
+}

@@ -29,6 +29,7 @@ var sections = map[string]func(root string) (string, error){
 	"recipes":          recipesSection,
 	"rook-shrikhande":  rookShrikhandeSection,
 	"brec-oracles":     brecSection,
+	"brec-models":      brecModelsSection,
 	"zinc-cpu":         epochsSection("results/zinc12k-cpu"),
 	"synthetic":        compareSection("results/synthetic"),
 	"molesol-paper":    seedsSection("results/ogbg-molesol-paper", "0.826 ± 0.010"),
