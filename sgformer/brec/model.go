@@ -96,7 +96,6 @@ func NewModel(be backends.Backend, opt ModelOptions) (*Model, error) {
 	if cloneErr != nil {
 		return nil, cloneErr
 	}
-	ctx.SetParam(optimizers.ParamLearningRate, opt.LearningRate)
 	adam := optimizers.Adam().WeightDecay(opt.WeightDecay).Done()
 	m.trainer = train.NewTrainer(be, ctx, model.New(spec, cfg), cosineLoss, adam, nil, nil)
 	m.trainer.SetContext(ctx.Checked(false)) // the weights exist, started by BuildModel
@@ -112,19 +111,28 @@ func (m *Model) restart() error {
 	var err error
 	m.ctx.EnumerateVariables(func(v *context.Variable) {
 		value, ok := m.start[v]
-		switch {
-		case ok:
+		if ok {
 			value, err = value.Clone()
-		case v.Name() == optimizers.ParamLearningRate:
-			value = tensors.FromAnyValue(shapes.CastAsDType(m.opt.LearningRate, v.Shape().DType))
-		default:
+		} else {
 			value = tensors.FromShape(v.Shape())
 		}
 		if err == nil {
 			err = v.SetValue(value)
 		}
 	})
-	return err
+	if err != nil {
+		return err
+	}
+	return m.setLR(m.opt.LearningRate)
+}
+
+// setLR sets the optimizer's learning-rate variable, once the first training step created it.
+func (m *Model) setLR(lr float64) error {
+	v := m.ctx.GetVariableByScopeAndName("/"+optimizers.Scope, optimizers.ParamLearningRate)
+	if v == nil {
+		return nil
+	}
+	return v.SetValue(tensors.FromAnyValue(shapes.CastAsDType(lr, v.DType())))
 }
 
 // Pair tests the model on pair p with BREC's protocol: started afresh, it is trained to tell
@@ -190,10 +198,8 @@ func (m *Model) train(graphs []*graph.Graph, rng *rand.Rand) (int, float64, erro
 			best, bad = loss, 0
 		} else if bad++; bad > plateauPatience {
 			lr, bad = lr*plateauFactor, 0
-			if v := m.ctx.GetVariableByScopeAndName("/"+optimizers.Scope, optimizers.ParamLearningRate); v != nil {
-				if err := v.SetValue(tensors.FromAnyValue(shapes.CastAsDType(lr, v.DType()))); err != nil {
-					return 0, 0, err
-				}
+			if err := m.setLR(lr); err != nil {
+				return 0, 0, err
 			}
 		}
 	}
