@@ -3,6 +3,7 @@ package brec_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -61,5 +62,78 @@ func TestRun(t *testing.T) {
 	}
 	if _, err := brec.Run(pairs, "4-wl", path, brec.Options{}); err == nil || !strings.Contains(err.Error(), `unknown test "4-wl"`) {
 		t.Errorf("an unknown test: %v", err)
+	}
+}
+
+// The table: a column per BREC category with its pairs, "d of t" for a test run on part of a
+// category, "–" where it ran on none, and BREC's published rows after the tests'.
+func TestTable(t *testing.T) {
+	var records []brec.Record
+	for i := range 4 {
+		records = append(records, brec.Record{Pair: i, Category: "Basic", Test: "2-fwl", Distinguished: true})
+	}
+	records = append(records,
+		brec.Record{Pair: 4, Category: "CFI", Test: "2-fwl"},
+		brec.Record{Pair: 0, Category: "Basic", Test: "subgraphormer", Distinguished: true},
+		brec.Record{Pair: 1, Category: "Basic", Test: "subgraphormer"})
+	published, err := brec.PublishedRows()
+	if err != nil {
+		t.Fatal(err)
+	}
+	header, rows := brec.Table(brec.Summarize(records), published[:1], map[string]string{"2-fwl": "2-FWL"})
+	want := [][]string{
+		{"test", "Basic (4)", "Regular (0)", "Extension (0)", "CFI (1)", "4-Vertex_Condition (0)", "Distance_Regular (0)", "total (5)"},
+		{"2-FWL", "4", "–", "–", "0", "–", "–", "4"},
+		{"subgraphormer", "1 of 2", "–", "–", "–", "–", "–", "1 of 2"},
+		{"BREC's 3-WL", "60", "50", "100", "60", "in Regular", "in Regular", "270"},
+	}
+	if got := append([][]string{header}, rows...); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("table\n%q\nwant\n%q", got, want)
+	}
+}
+
+// BREC's published 3-WL row is what 2-FWL distinguishes in the committed results
+// (results/expressivity/brec-oracles.jsonl), its Regular column the sum of the three regular
+// categories; every row's total is the sum of its categories.
+func TestPublishedRows(t *testing.T) {
+	published, err := brec.PublishedRows()
+	if err != nil {
+		t.Fatal(err)
+	}
+	records, err := brec.Read("../../results/expressivity/brec-oracles.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours := map[string]int{}
+	for _, s := range brec.Summarize(records) {
+		if s.Test != "2-fwl" {
+			continue
+		}
+		for _, c := range s.Counts {
+			category := c.Category
+			if category == "4-Vertex_Condition" || category == "Distance_Regular" {
+				category = "Regular"
+			}
+			ours[category] += c.Distinguished
+		}
+	}
+	for _, p := range published {
+		sum := 0
+		for c, n := range p.Counts {
+			if c != "total" {
+				sum += n
+			}
+		}
+		if sum != p.Counts["total"] {
+			t.Errorf("%s: categories sum to %d, total %d", p.Model, sum, p.Counts["total"])
+		}
+		if p.Model != "3-WL" {
+			continue
+		}
+		for c, n := range p.Counts {
+			if ours[c] != n {
+				t.Errorf("3-WL, %s: published %d, 2-FWL here %d", c, n, ours[c])
+			}
+		}
 	}
 }

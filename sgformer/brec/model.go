@@ -41,6 +41,11 @@ type ModelOptions struct {
 const (
 	OutputDim = 16 // OUTPUT_DIM
 	batchSize = 32 // BATCH_SIZE: graphs, 16 pairs
+	// maxSizes bounds the pair sizes (nodes, edges) whose compiled programs a Model keeps: a
+	// pair of a new size beyond it drops them all. A pair's 64 graphs share one size, so one
+	// training and one inference program each; XLA's programs stay in memory while kept, and
+	// GoMLX refuses a 33rd shape to an executor.
+	maxSizes = 16
 	// closeAtol is EPSILON_CMP, torch.isclose's absolute tolerance between the two T2 values.
 	closeAtol = 1e-6
 	// Their scheduler, torch.optim.lr_scheduler.ReduceLROnPlateau with its defaults: the rate
@@ -69,6 +74,7 @@ type Model struct {
 	trainer *train.Trainer
 	pred    *training.Predictor
 	start   map[*context.Variable]*tensors.Tensor // the weights' first values
+	sizes   map[[2]int]bool                       // the pair sizes met since the programs were last dropped
 }
 
 // NewModel builds the model of opt.Params on be.
@@ -81,7 +87,7 @@ func NewModel(be backends.Backend, opt ModelOptions) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{be: be, opt: opt, ctx: ctx, start: map[*context.Variable]*tensors.Tensor{}}
+	m := &Model{be: be, opt: opt, ctx: ctx, start: map[*context.Variable]*tensors.Tensor{}, sizes: map[[2]int]bool{}}
 	var cloneErr error
 	ctx.EnumerateVariables(func(v *context.Variable) {
 		value, err := v.Value()
@@ -126,6 +132,27 @@ func (m *Model) restart() error {
 	return m.setLR(m.opt.LearningRate)
 }
 
+// fit makes room for the programs of a pair of the given size: after maxSizes sizes, the
+// programs compiled for them are dropped (compiled again, or read from the backend's program
+// cache, when a size comes back).
+func (m *Model) fit(size [2]int) error {
+	if m.sizes[size] {
+		return nil
+	}
+	if len(m.sizes) == maxSizes {
+		m.trainer.ResetComputationGraphs()
+		m.pred.Finalize()
+		pred, err := training.NewPredictor(m.ctx, m.be, spec)
+		if err != nil {
+			return err
+		}
+		m.pred = pred
+		clear(m.sizes)
+	}
+	m.sizes[size] = true
+	return nil
+}
+
 // setLR sets the optimizer's learning-rate variable, once the first training step created it.
 func (m *Model) setLR(lr float64) error {
 	v := m.ctx.GetVariableByScopeAndName("/"+optimizers.Scope, optimizers.ParamLearningRate)
@@ -152,6 +179,9 @@ func (m *Model) Pair(p data.Pair, name string) (Record, error) {
 		same = append(same, relabel(p.A, rng), relabel(p.A, rng))
 	}
 	if err := m.restart(); err != nil {
+		return Record{}, err
+	}
+	if err := m.fit([2]int{p.A.N(), p.A.NumEdges()}); err != nil {
 		return Record{}, err
 	}
 	epochs, loss, err := m.train(pairs, rng)

@@ -233,6 +233,9 @@ func finalize(ts []*tensors.Tensor) {
 	}
 }
 
+// Finalize frees the programs compiled for the batch shapes met; p is not used after it.
+func (p *Predictor) Finalize() { p.exec.Finalize() }
+
 // PredictGraph preprocesses one graph as the model needs (product graph, node marks, the PE
 // of the model's size) and returns its predictions, one per task. Its integer node and edge
 // features must be in the encoding of the data the model was trained on.

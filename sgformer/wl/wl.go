@@ -20,6 +20,9 @@ type Result struct {
 	Distinguished bool
 	Rounds        int // refinement rounds run: until the histograms differed, or the partition was stable
 	Colours       int // distinct colours at the last round, over both graphs
+	// Colourings are the two graphs' colours at the last round, from one palette: a node's,
+	// Colourings[g][v], for 1-WL; an ordered pair's, Colourings[g][u·n+v], for 2-FWL.
+	Colourings [2][]uint32
 }
 
 // palette gives each signature seen in a round its colour, the same for both graphs.
@@ -42,12 +45,12 @@ func refine(start [2][]uint32, step func(g int, colours []uint32, p palette) []u
 	classes := countDistinct(colours)
 	for round := 0; ; round++ {
 		if !sameHistogram(colours[0], colours[1]) {
-			return Result{Distinguished: true, Rounds: round, Colours: classes}
+			return Result{Distinguished: true, Rounds: round, Colours: classes, Colourings: colours}
 		}
 		p := palette{}
 		next := [2][]uint32{step(0, colours[0], p), step(1, colours[1], p)}
 		if len(p) == classes {
-			return Result{Rounds: round, Colours: classes}
+			return Result{Rounds: round, Colours: classes, Colourings: colours}
 		}
 		colours, classes = next, len(p)
 	}

@@ -162,3 +162,93 @@ func TestBREC(t *testing.T) {
 		}
 	}
 }
+
+// The colourings returned are the last round's, from one palette for both graphs: 1-WL on a
+// path and a star stops at round 1, nodes coloured by their degree. 2-FWL on the 6-cycle and two
+// triangles stops at round 1 too, an ordered pair (u, v) coloured by its atomic type and the
+// multiset over w of the types of (u, w) and (w, v): in the cycle by the distance of u and v
+// (0 to 3); in the triangles, the diagonal as the cycle's, an edge apart from the cycle's (its
+// ends have a common neighbour), and two nodes of different triangles as the cycle's opposite
+// nodes (neither has a common neighbour nor an edge to the other).
+func TestColourings(t *testing.T) {
+	sameClasses := func(name string, r wl.Result, class [2][]int) {
+		t.Helper()
+		colourOf := map[int]uint32{}
+		classOf := map[uint32]int{}
+		for g := range 2 {
+			if len(r.Colourings[g]) != len(class[g]) {
+				t.Fatalf("%s: graph %d has %d colours, want %d", name, g, len(r.Colourings[g]), len(class[g]))
+			}
+			for i, c := range r.Colourings[g] {
+				k := class[g][i]
+				if want, ok := colourOf[k]; ok && want != c {
+					t.Errorf("%s: graph %d, element %d (class %d) has colour %d, another of its class %d", name, g, i, k, c, want)
+				}
+				if want, ok := classOf[c]; ok && want != k {
+					t.Errorf("%s: colour %d on class %d and %d", name, c, k, want)
+				}
+				colourOf[k], classOf[c] = c, k
+			}
+		}
+	}
+	path, star := testgraphs.Path(5), testgraphs.Star(5)
+	r := wl.OneWL(path, star)
+	if !r.Distinguished || r.Rounds != 1 {
+		t.Fatalf("1-WL, path vs star: %+v", r)
+	}
+	degrees := func(g *graph.Graph) []int {
+		d := make([]int, g.N())
+		for _, e := range g.Edges() {
+			d[e[0]]++
+			d[e[1]]++
+		}
+		return d
+	}
+	sameClasses("1-WL, path vs star", r, [2][]int{degrees(path), degrees(star)})
+
+	cycle, triangles := testgraphs.Cycle(6), testgraphs.TwoTriangles()
+	r = wl.TwoFWL(cycle, triangles)
+	if !r.Distinguished || r.Rounds != 1 {
+		t.Fatalf("2-FWL, 6-cycle vs two triangles: %+v", r)
+	}
+	classes := distances(triangles)
+	for i, d := range classes {
+		switch d {
+		case 1:
+			classes[i] = -1 // an edge of a triangle
+		case triangles.N():
+			classes[i] = 3 // unreachable: as the cycle's opposite nodes
+		}
+	}
+	sameClasses("2-FWL, 6-cycle vs two triangles", r, [2][]int{distances(cycle), classes})
+}
+
+// distances returns the distance between u and v at u·n+v (n for unreachable), by breadth-first
+// search from every node.
+func distances(g *graph.Graph) []int {
+	n := g.N()
+	adj := make([][]int, n)
+	for _, e := range g.Edges() {
+		adj[e[0]] = append(adj[e[0]], e[1])
+		adj[e[1]] = append(adj[e[1]], e[0])
+	}
+	d := make([]int, n*n)
+	for u := range n {
+		for v := range n {
+			d[u*n+v] = n
+		}
+		d[u*n+u] = 0
+		queue := []int{u}
+		for len(queue) > 0 {
+			x := queue[0]
+			queue = queue[1:]
+			for _, y := range adj[x] {
+				if d[u*n+y] == n {
+					d[u*n+y] = d[u*n+x] + 1
+					queue = append(queue, y)
+				}
+			}
+		}
+	}
+	return d
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/sgformer/sgformer/sgformer/brec"
@@ -54,18 +55,20 @@ func rookShrikhandeSection(root string) (string, error) {
 	return b.String(), nil
 }
 
-// brecPublished3WL is the 3-WL row of BREC's results table (Wang and Zhang, "An Empirical Study
-// of Realized GNN Expressiveness", ICML 2024, Table 2): pairs distinguished per category.
-var brecPublished3WL = map[string]int{"Basic": 60, "Regular": 50, "Extension": 100, "CFI": 60, "4-Vertex_Condition": 0, "Distance_Regular": 0, "total": 270}
-
 // brecSection is the table of results/expressivity/brec-oracles.jsonl, written by sgformer brec
 // --test 1-wl and --test 2-fwl on ../shared/data/brec/pairs.tsv: per category, the pairs each
-// exact test distinguishes beside BREC's published 3-WL row, and 2-FWL's seconds.
+// exact test distinguishes beside BREC's published 3-WL row (brec.PublishedRows), and 2-FWL's
+// seconds.
 func brecSection(root string) (string, error) {
 	records, err := brec.Read(filepath.Join(root, "results", "expressivity", "brec-oracles.jsonl"))
 	if err != nil {
 		return "", err
 	}
+	published, err := brec.PublishedRows()
+	if err != nil {
+		return "", err
+	}
+	threeWL := published[0].Counts
 	byTest := map[string][]brec.Record{}
 	for _, r := range records {
 		byTest[r.Test] = append(byTest[r.Test], r)
@@ -75,26 +78,32 @@ func brecSection(root string) (string, error) {
 		return "", fmt.Errorf("brec-oracles.jsonl: %d categories under 1-wl, %d under 2-fwl", len(one), len(two))
 	}
 	var b strings.Builder
-	b.WriteString("| category | pairs | 1-WL | 2-FWL (≡ 3-WL) | BREC's 3-WL row | 2-FWL seconds |\n|---|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(&b, "| category | pairs | 1-WL | 2-FWL (≡ 3-WL) | BREC's %s row | 2-FWL seconds |\n|---|---:|---:|---:|---:|---:|\n", published[0].Model)
 	for i, c := range two {
 		if one[i].Category != c.Category || one[i].Pairs != c.Pairs {
 			return "", fmt.Errorf("brec-oracles.jsonl: 1-wl has %s (%d pairs) where 2-fwl has %s (%d)", one[i].Category, one[i].Pairs, c.Category, c.Pairs)
 		}
-		published, ok := brecPublished3WL[c.Category]
-		if !ok {
-			return "", fmt.Errorf("brec-oracles.jsonl: category %q, which BREC has not", c.Category)
+		name, bound := c.Category, "in Regular"
+		if n, ok := threeWL[c.Category]; ok {
+			bound = strconv.Itoa(n)
 		}
-		name := c.Category
 		if name == "total" {
 			name = "**total**"
 		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %.2f |\n", name, c.Pairs, one[i].Distinguished, c.Distinguished, published, c.Seconds)
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %s | %.2f |\n", name, c.Pairs, one[i].Distinguished, c.Distinguished, bound, c.Seconds)
 	}
 	return b.String(), nil
 }
 
-// brecModelsSection is the table of results/expressivity/brec-models.jsonl, written by sgformer
-// brec --test model: per model and category tested, the pairs it distinguishes, those beyond
+// brecNames are the names the tables give BREC's tests.
+var brecNames = map[string]string{
+	"1-wl": "1-WL", "2-fwl": "2-FWL (≡ 3-WL)", "gin": "GIN", "sswlplus": "GNN-SSWL+",
+	"subgraphormer": "Subgraphormer", "subgraphormer-pe": "Subgraphormer + PE", "subgraphormer-k3": "Subgraphormer, K = 3",
+}
+
+// brecModelsSection is two tables of results/expressivity/brec-models.jsonl, written by sgformer
+// brec --test model: BREC's results table (brec.Table) of the oracles, the models and BREC's
+// published rows; then per model and category tested, the pairs it distinguishes, those beyond
 // 2-FWL (which bounds K = 2 models: none, unless a number fooled the test), the reliability
 // checks failed and the seconds per pair, beside 2-FWL's count of the same pairs.
 func brecModelsSection(root string) (string, error) {
@@ -121,8 +130,14 @@ func brecModelsSection(root string) (string, error) {
 		}
 		byTest[r.Test] = append(byTest[r.Test], r)
 	}
+	published, err := brec.PublishedRows()
+	if err != nil {
+		return "", err
+	}
+	header, rows := brec.Table(brec.Summarize(append(oracles, records...)), published, brecNames)
 	var b strings.Builder
-	b.WriteString("| model | category | pairs | distinguished | 2-FWL | beyond 2-FWL | reliability failed | seconds per pair |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
+	writeMarkdownTable(&b, header, rows)
+	b.WriteString("\n| model | category | pairs | distinguished | 2-FWL | beyond 2-FWL | reliability failed | seconds per pair |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
 	for _, test := range tests {
 		rows := map[string]*[3]int{} // per category: 2-FWL distinguishes, beyond 2-FWL, unreliable
 		for _, r := range byTest[test] {
@@ -148,8 +163,17 @@ func brecModelsSection(root string) (string, error) {
 			if name == "total" {
 				name = "**total**"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d | %d | %.1f |\n", test, name, c.Pairs, c.Distinguished, row[0], row[1], row[2], c.Seconds/float64(c.Pairs))
+			fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d | %d | %.1f |\n", brecNames[test], name, c.Pairs, c.Distinguished, row[0], row[1], row[2], c.Seconds/float64(c.Pairs))
 		}
 	}
 	return b.String(), nil
+}
+
+// writeMarkdownTable writes header and rows as a Markdown table, the first column left-aligned,
+// the others right-aligned.
+func writeMarkdownTable(b *strings.Builder, header []string, rows [][]string) {
+	b.WriteString("| " + strings.Join(header, " | ") + " |\n|---|" + strings.Repeat("---:|", len(header)-1) + "\n")
+	for _, row := range rows {
+		b.WriteString("| " + strings.Join(row, " | ") + " |\n")
+	}
 }
