@@ -30,7 +30,7 @@ func brecContext() *context.Context {
 func brecCmd(args []string, io stdio) error {
 	fs := newFlagSet("brec")
 	pairs := fs.String("pairs", "", "pair file in BREC's format (a header, then pair, category, graph6_a, graph6_b, tab-separated; ../shared/data/brec/pairs.tsv)")
-	test := fs.String("test", "2-fwl", "test: 1-wl (colour refinement) or 2-fwl (the folklore 2-WL, as strong as 3-WL), exact oracles; or model, the model the hyperparameter flags configure, under BREC's protocol")
+	test := fs.String("test", "2-fwl", "test: 1-wl (colour refinement), sswl (the strongest subgraph WL, the bound of Subgraphormer with K = 2) or 2-fwl (the folklore 2-WL, as strong as 3-WL), exact oracles; or model, the model the hyperparameter flags configure, under BREC's protocol")
 	only := fs.String("categories", "", "test only the pairs of these categories, comma-separated (Basic, Regular, Extension, CFI, 4-Vertex_Condition, Distance_Regular); default all")
 	name := fs.String("name", "", "--test model: the test's name in the records (default: the --model)")
 	out := fs.String("out", "", "JSON-lines results file: one record per pair and test, appended; pairs it has for the test are skipped (resume)")
@@ -38,10 +38,10 @@ func brecCmd(args []string, io stdio) error {
 	ctx := brecContext()
 	var h hyperFlags
 	h.register(fs, ctx, training.ParamSamplingRatio, training.ParamBatchSize, training.ParamDevices)
-	describe(fs, "usage: sgformer brec --pairs FILE [--test 1-wl|2-fwl|model [hyperparameters]] --out RESULTS.jsonl\n\n"+
+	describe(fs, "usage: sgformer brec --pairs FILE [--test 1-wl|sswl|2-fwl|model [hyperparameters]] --out RESULTS.jsonl\n\n"+
 		"Runs the BREC expressiveness benchmark (Wang and Zhang, ICML 2024) pair by pair, appending a record per pair\n"+
 		"to --out (a killed run resumes, losing at most one pair), and prints the pairs distinguished per category as\n"+
-		"JSON. The tests are the exact oracles 1-WL and 2-FWL, or a model under BREC's protocol: started afresh on each\n"+
+		"JSON. The tests are the exact oracles 1-WL, SSWL and 2-FWL, or a model under BREC's protocol: started afresh on each\n"+
 		"pair, trained --epochs (default 20) with Adam (--lr, default 1e-5, weight_decay 1e-4) on 32 renumberings of each\n"+
 		"graph to tell them apart, then judged by Hotelling's T² of its outputs (> 72.34), with the reliability check.\n")
 	if err := parse(fs, args, io); err != nil {

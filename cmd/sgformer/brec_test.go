@@ -38,7 +38,7 @@ func TestBRECCommand(t *testing.T) {
 	if code, _, stderr := runCLI(t, "", "brec", "--pairs", pairs, "--out", out); code != 1 || !strings.Contains(stderr, pairs+":2: the graphs have 6 and 3 nodes") {
 		t.Errorf("a pair of graphs of other sizes: exit %d, %q", code, stderr)
 	}
-	if code, _, stderr := runCLI(t, "", "brec", "--pairs", pairs, "--test", "3-wl", "--out", out); code != 2 || !strings.Contains(stderr, `--test "3-wl": want 1-wl, 2-fwl or model`) {
+	if code, _, stderr := runCLI(t, "", "brec", "--pairs", pairs, "--test", "3-wl", "--out", out); code != 2 || !strings.Contains(stderr, `--test "3-wl": want 1-wl, 2-fwl, sswl or model`) {
 		t.Errorf("an unknown test: exit %d, %q", code, stderr)
 	}
 }

@@ -47,6 +47,7 @@ type Record struct {
 // Oracles are the exact tests by name.
 var Oracles = map[string]func(a, b *graph.Graph) wl.Result{
 	"1-wl":  wl.OneWL,
+	"sswl":  wl.SSWL,
 	"2-fwl": wl.TwoFWL,
 }
 

@@ -28,18 +28,21 @@ func permuted(t *testing.T, g *graph.Graph, rng *rand.Rand) *graph.Graph {
 // Pairs with a known answer: what each test tells apart, and what it cannot.
 func TestKnownPairs(t *testing.T) {
 	for _, tc := range []struct {
-		name          string
-		a, b          *graph.Graph
-		oneWL, twoFWL bool
+		name                string
+		a, b                *graph.Graph
+		oneWL, sswl, twoFWL bool
 	}{
-		{"6-cycle vs two triangles (both 2-regular)", testgraphs.Cycle(6), testgraphs.TwoTriangles(), false, true},
-		{"path vs star (other degrees)", testgraphs.Path(5), testgraphs.Star(5), true, true},
-		{"rook 4×4 vs Shrikhande (strongly regular, same parameters)", testgraphs.Rook4(), testgraphs.Shrikhande(), false, false},
-		{"Petersen vs itself", testgraphs.Petersen(), testgraphs.Petersen(), false, false},
-		{"empty graphs", testgraphs.Path(0), testgraphs.Path(0), false, false},
+		{"6-cycle vs two triangles (both 2-regular)", testgraphs.Cycle(6), testgraphs.TwoTriangles(), false, true, true},
+		{"path vs star (other degrees)", testgraphs.Path(5), testgraphs.Star(5), true, true, true},
+		{"rook 4×4 vs Shrikhande (strongly regular, same parameters)", testgraphs.Rook4(), testgraphs.Shrikhande(), false, false, false},
+		{"Petersen vs itself", testgraphs.Petersen(), testgraphs.Petersen(), false, false, false},
+		{"empty graphs", testgraphs.Path(0), testgraphs.Path(0), false, false, false},
 	} {
 		if got := wl.OneWL(tc.a, tc.b); got.Distinguished != tc.oneWL {
 			t.Errorf("%s: 1-WL %+v, want distinguished %v", tc.name, got, tc.oneWL)
+		}
+		if got := wl.SSWL(tc.a, tc.b); got.Distinguished != tc.sswl {
+			t.Errorf("%s: SSWL %+v, want distinguished %v", tc.name, got, tc.sswl)
 		}
 		if got := wl.TwoFWL(tc.a, tc.b); got.Distinguished != tc.twoFWL {
 			t.Errorf("%s: 2-FWL %+v, want distinguished %v", tc.name, got, tc.twoFWL)
@@ -57,6 +60,9 @@ func TestInvariance(t *testing.T) {
 		if r := wl.OneWL(g.G, h); r.Distinguished {
 			t.Errorf("%s: 1-WL tells it from a renumbering: %+v", g.Name, r)
 		}
+		if r := wl.SSWL(g.G, h); r.Distinguished {
+			t.Errorf("%s: SSWL tells it from a renumbering: %+v", g.Name, r)
+		}
 		if r := wl.TwoFWL(g.G, h); r.Distinguished {
 			t.Errorf("%s: 2-FWL tells it from a renumbering: %+v", g.Name, r)
 		}
@@ -64,7 +70,8 @@ func TestInvariance(t *testing.T) {
 }
 
 // 1-WL is complete on trees: it tells apart every two non-isomorphic trees (of 7 nodes here,
-// isomorphism decided by brute force over all 5,040 renumberings), and 2-FWL, stronger, too.
+// isomorphism decided by brute force over all 5,040 renumberings), and SSWL and 2-FWL,
+// stronger, too.
 func TestTreesBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 2))
 	trees := make([]*graph.Graph, 12)
@@ -80,6 +87,9 @@ func TestTreesBruteForce(t *testing.T) {
 			iso := isomorphic(trees[i], trees[j])
 			if r := wl.OneWL(trees[i], trees[j]); r.Distinguished == iso {
 				t.Errorf("trees %d and %d: isomorphic %v, 1-WL %+v", i, j, iso, r)
+			}
+			if r := wl.SSWL(trees[i], trees[j]); r.Distinguished == iso {
+				t.Errorf("trees %d and %d: isomorphic %v, SSWL %+v", i, j, iso, r)
 			}
 			if r := wl.TwoFWL(trees[i], trees[j]); r.Distinguished == iso {
 				t.Errorf("trees %d and %d: isomorphic %v, 2-FWL %+v", i, j, iso, r)
@@ -132,23 +142,31 @@ func isomorphic(a, b *graph.Graph) bool {
 	return try(0)
 }
 
-// On BREC's 400 pairs (../shared/data/brec): 1-WL distinguishes none (BREC chose them so), and
+// On BREC's 400 pairs (../shared/data/brec): 1-WL distinguishes none (BREC chose them so);
 // 2-FWL distinguishes as many per category as the 3-WL row of BREC's paper (Wang and Zhang,
 // ICML 2024, Table 2): Basic 60, Regular 50, Extension 100, CFI 60, 4-Vertex_Condition 0,
-// Distance_Regular 0; 270 in all.
+// Distance_Regular 0; 270 in all; and SSWL, bounded by 2-FWL, distinguishes only pairs 2-FWL
+// does.
 func TestBREC(t *testing.T) {
 	pairs, err := data.ReadPairsFile(shareddata.Dir(t, "brec") + "/pairs.tsv")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]int{"Basic": 60, "Regular": 50, "Extension": 100, "CFI": 60, "4-Vertex_Condition": 0, "Distance_Regular": 0}
-	got := map[string]int{}
+	got, sswl := map[string]int{}, map[string]int{}
 	for _, p := range pairs {
 		if r := wl.OneWL(p.A, p.B); r.Distinguished {
 			t.Errorf("pair %d (%s): 1-WL distinguishes it: %+v", p.Index, p.Category, r)
 		}
-		if wl.TwoFWL(p.A, p.B).Distinguished {
+		fwl := wl.TwoFWL(p.A, p.B).Distinguished
+		if fwl {
 			got[p.Category]++
+		}
+		if r := wl.SSWL(p.A, p.B); r.Distinguished {
+			sswl[p.Category]++
+			if !fwl {
+				t.Errorf("pair %d (%s): SSWL distinguishes it, 2-FWL does not: %+v", p.Index, p.Category, r)
+			}
 		}
 	}
 	for category, n := range got {
@@ -161,6 +179,7 @@ func TestBREC(t *testing.T) {
 			t.Errorf("%s: 2-FWL distinguishes %d pairs, BREC's 3-WL row %d", category, got[category], n)
 		}
 	}
+	t.Logf("SSWL distinguishes %v", sswl)
 }
 
 // The colourings returned are the last round's, from one palette for both graphs: 1-WL on a

@@ -55,10 +55,13 @@ func rookShrikhandeSection(root string) (string, error) {
 	return b.String(), nil
 }
 
+// brecOracles are the exact tests of results/expressivity/brec-oracles.jsonl, weakest first.
+var brecOracles = []string{"1-wl", "sswl", "2-fwl"}
+
 // brecSection is the table of results/expressivity/brec-oracles.jsonl, written by sgformer brec
-// --test 1-wl and --test 2-fwl on ../shared/data/brec/pairs.tsv: per category, the pairs each
-// exact test distinguishes beside BREC's published 3-WL row (brec.PublishedRows), and 2-FWL's
-// seconds.
+// --test 1-wl, sswl and 2-fwl on ../shared/data/brec/pairs.tsv: per category, the pairs each
+// exact test distinguishes beside BREC's published 3-WL row (brec.PublishedRows), and each
+// test's seconds.
 func brecSection(root string) (string, error) {
 	records, err := brec.Read(filepath.Join(root, "results", "expressivity", "brec-oracles.jsonl"))
 	if err != nil {
@@ -73,16 +76,15 @@ func brecSection(root string) (string, error) {
 	for _, r := range records {
 		byTest[r.Test] = append(byTest[r.Test], r)
 	}
-	one, two := brec.Counts(byTest["1-wl"]), brec.Counts(byTest["2-fwl"])
-	if len(one) != len(two) {
-		return "", fmt.Errorf("brec-oracles.jsonl: %d categories under 1-wl, %d under 2-fwl", len(one), len(two))
+	counts := make([][]brec.Count, len(brecOracles))
+	for i, test := range brecOracles {
+		if counts[i] = brec.Counts(byTest[test]); len(counts[i]) != len(counts[0]) {
+			return "", fmt.Errorf("brec-oracles.jsonl: %d categories under %s, %d under %s", len(counts[i]), test, len(counts[0]), brecOracles[0])
+		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "| category | pairs | 1-WL | 2-FWL (≡ 3-WL) | BREC's %s row | 2-FWL seconds |\n|---|---:|---:|---:|---:|---:|\n", published[0].Model)
-	for i, c := range two {
-		if one[i].Category != c.Category || one[i].Pairs != c.Pairs {
-			return "", fmt.Errorf("brec-oracles.jsonl: 1-wl has %s (%d pairs) where 2-fwl has %s (%d)", one[i].Category, one[i].Pairs, c.Category, c.Pairs)
-		}
+	fmt.Fprintf(&b, "| category | pairs | 1-WL | SSWL | 2-FWL (≡ 3-WL) | BREC's %s row | seconds: 1-WL | SSWL | 2-FWL |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n", published[0].Model)
+	for j, c := range counts[0] {
 		name, bound := c.Category, "in Regular"
 		if n, ok := threeWL[c.Category]; ok {
 			bound = strconv.Itoa(n)
@@ -90,31 +92,45 @@ func brecSection(root string) (string, error) {
 		if name == "total" {
 			name = "**total**"
 		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %s | %.2f |\n", name, c.Pairs, one[i].Distinguished, c.Distinguished, bound, c.Seconds)
+		fmt.Fprintf(&b, "| %s | %d", name, c.Pairs)
+		for i, test := range brecOracles {
+			if d := counts[i][j]; d.Category != c.Category || d.Pairs != c.Pairs {
+				return "", fmt.Errorf("brec-oracles.jsonl: %s has %s (%d pairs) where %s has %s (%d)", test, d.Category, d.Pairs, brecOracles[0], c.Category, c.Pairs)
+			}
+			fmt.Fprintf(&b, " | %d", counts[i][j].Distinguished)
+		}
+		fmt.Fprintf(&b, " | %s", bound)
+		for i := range brecOracles {
+			fmt.Fprintf(&b, " | %.2f", counts[i][j].Seconds)
+		}
+		b.WriteString(" |\n")
 	}
 	return b.String(), nil
 }
 
 // brecNames are the names the tables give BREC's tests.
 var brecNames = map[string]string{
-	"1-wl": "1-WL", "2-fwl": "2-FWL (≡ 3-WL)", "gin": "GIN", "sswlplus": "GNN-SSWL+",
+	"1-wl": "1-WL", "sswl": "SSWL", "2-fwl": "2-FWL (≡ 3-WL)", "gin": "GIN", "sswlplus": "GNN-SSWL+",
 	"subgraphormer": "Subgraphormer", "subgraphormer-pe": "Subgraphormer + PE", "subgraphormer-k3": "Subgraphormer, K = 3",
 }
 
 // brecModelsSection is two tables of results/expressivity/brec-models.jsonl, written by sgformer
 // brec --test model: BREC's results table (brec.Table) of the oracles, the models and BREC's
 // published rows; then per model and category tested, the pairs it distinguishes, those beyond
-// 2-FWL (which bounds K = 2 models: none, unless a number fooled the test), the reliability
-// checks failed and the seconds per pair, beside 2-FWL's count of the same pairs.
+// SSWL and beyond 2-FWL (which bound K = 2 models: none, unless a number fooled the test), the
+// reliability checks failed and the seconds per pair, beside SSWL's count of the same pairs.
 func brecModelsSection(root string) (string, error) {
 	dir := filepath.Join(root, "results", "expressivity")
 	oracles, err := brec.Read(filepath.Join(dir, "brec-oracles.jsonl"))
 	if err != nil {
 		return "", err
 	}
-	fwl := map[int]bool{}
+	sswl, fwl := map[int]bool{}, map[int]bool{}
 	for _, r := range oracles {
-		if r.Test == "2-fwl" {
+		switch r.Test {
+		case "sswl":
+			sswl[r.Pair] = r.Distinguished
+		case "2-fwl":
 			fwl[r.Pair] = r.Distinguished
 		}
 	}
@@ -122,48 +138,40 @@ func brecModelsSection(root string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var tests []string
-	byTest := map[string][]brec.Record{}
-	for _, r := range records {
-		if byTest[r.Test] == nil {
-			tests = append(tests, r.Test)
-		}
-		byTest[r.Test] = append(byTest[r.Test], r)
-	}
 	published, err := brec.PublishedRows()
 	if err != nil {
 		return "", err
 	}
-	header, rows := brec.Table(brec.Summarize(append(oracles, records...)), published, brecNames)
+	summaries := brec.Summarize(records)
+	header, rows := brec.Table(append(brec.Summarize(oracles), summaries...), published, brecNames)
 	var b strings.Builder
 	writeMarkdownTable(&b, header, rows)
-	b.WriteString("\n| model | category | pairs | distinguished | 2-FWL | beyond 2-FWL | reliability failed | seconds per pair |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
-	for _, test := range tests {
-		rows := map[string]*[3]int{} // per category: 2-FWL distinguishes, beyond 2-FWL, unreliable
-		for _, r := range byTest[test] {
+	b.WriteString("\n| model | category | pairs | distinguished | SSWL | beyond SSWL | beyond 2-FWL | reliability failed | seconds per pair |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, s := range summaries {
+		rows := map[string]*[4]int{} // per category: SSWL distinguishes, beyond SSWL, beyond 2-FWL, unreliable
+		for _, r := range records {
+			if r.Test != s.Test {
+				continue
+			}
 			for _, c := range []string{r.Category, "total"} {
 				if rows[c] == nil {
-					rows[c] = &[3]int{}
+					rows[c] = &[4]int{}
 				}
 				row := rows[c]
-				if fwl[r.Pair] {
-					row[0]++
-				}
-				if r.Distinguished && !fwl[r.Pair] {
-					row[1]++
-				}
-				if !r.Reliable {
-					row[2]++
+				for i, yes := range []bool{sswl[r.Pair], r.Distinguished && !sswl[r.Pair], r.Distinguished && !fwl[r.Pair], !r.Reliable} {
+					if yes {
+						row[i]++
+					}
 				}
 			}
 		}
-		for _, c := range brec.Counts(byTest[test]) {
+		for _, c := range s.Counts {
 			row := rows[c.Category]
 			name := c.Category
 			if name == "total" {
 				name = "**total**"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d | %d | %.1f |\n", brecNames[test], name, c.Pairs, c.Distinguished, row[0], row[1], row[2], c.Seconds/float64(c.Pairs))
+			fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d | %d | %d | %.1f |\n", brecNames[s.Test], name, c.Pairs, c.Distinguished, row[0], row[1], row[2], row[3], c.Seconds/float64(c.Pairs))
 		}
 	}
 	return b.String(), nil
