@@ -151,8 +151,8 @@ func TwoFWL(a, b *graph.Graph) Result {
 // and external connectivities), the multisets over all w of (s, w) and of (w, v) (its global
 // ones) and the colours of (s, s) and (v, v) (its point ones). SSWL's two local aggregations are
 // as strong as all of them together (Zhang et al., the hierarchy's top class); the global ones
-// make the histogram of pair colours as fine as pooling subgraph by subgraph. O(n³ log n) a
-// round; bounded by 2-FWL.
+// make the histogram of pair colours as fine as pooling subgraph by subgraph. O(n² (log n +
+// degree)) a round; bounded by 2-FWL.
 func SSWL(a, b *graph.Graph) Result {
 	gs := [2]*graph.Graph{a, b}
 	adj := [2][][]int{neighbours(a), neighbours(b)}
@@ -164,21 +164,25 @@ func SSWL(a, b *graph.Graph) Result {
 			start[g][v*n+v] = 1 // the root marked
 		}
 	}
+	var whole palette // the round's colours of whole rows and columns, the same for both graphs
 	return refine(start, func(g int, colours []uint32, p palette) []uint32 {
+		if g == 0 {
+			whole = palette{}
+		}
 		n := gs[g].N()
-		next := make([]uint32, n*n)
 		var sig []byte
 		var ms []uint32
-		multiset := func(at func(w int) uint32, over []int, all int) {
+		// multiset appends to sig the sorted colours at(w) over the nodes w of over, or over all
+		// nodes.
+		multiset := func(at func(w int) uint32, over []int, all bool) {
 			ms = ms[:0]
-			if over != nil {
-				for _, w := range over {
+			if all {
+				for w := range n {
 					ms = append(ms, at(w))
 				}
-			} else {
-				for w := range all {
-					ms = append(ms, at(w))
-				}
+			}
+			for _, w := range over {
+				ms = append(ms, at(w))
 			}
 			slices.Sort(ms)
 			sig = binary.LittleEndian.AppendUint32(sig, uint32(len(ms)))
@@ -186,17 +190,25 @@ func SSWL(a, b *graph.Graph) Result {
 				sig = binary.LittleEndian.AppendUint32(sig, c)
 			}
 		}
+		// The global aggregations, once per subgraph s (its row) and root v (its column).
+		rows, cols := make([]uint32, n), make([]uint32, n)
+		for x := range n {
+			sig = append(sig[:0], 'r')
+			multiset(func(w int) uint32 { return colours[x*n+w] }, nil, true)
+			rows[x] = whole.colour(sig)
+			sig = append(sig[:0], 'c')
+			multiset(func(w int) uint32 { return colours[w*n+x] }, nil, true)
+			cols[x] = whole.colour(sig)
+		}
+		next := make([]uint32, n*n)
 		for s := range n {
 			for v := range n {
-				inSubgraph := func(w int) uint32 { return colours[s*n+w] }  // (s, w)
-				acrossRoots := func(w int) uint32 { return colours[w*n+v] } // (w, v)
 				sig = binary.LittleEndian.AppendUint32(sig[:0], colours[s*n+v])
-				sig = binary.LittleEndian.AppendUint32(sig, colours[s*n+s])
-				sig = binary.LittleEndian.AppendUint32(sig, colours[v*n+v])
-				multiset(inSubgraph, adj[g][v], 0)
-				multiset(acrossRoots, adj[g][s], 0)
-				multiset(inSubgraph, nil, n)
-				multiset(acrossRoots, nil, n)
+				for _, c := range []uint32{colours[s*n+s], colours[v*n+v], rows[s], cols[v]} {
+					sig = binary.LittleEndian.AppendUint32(sig, c)
+				}
+				multiset(func(w int) uint32 { return colours[s*n+w] }, adj[g][v], false) // (s, w), w ~ v: internal
+				multiset(func(w int) uint32 { return colours[w*n+v] }, adj[g][s], false) // (w, v), w ~ s: external
 				next[s*n+v] = p.colour(sig)
 			}
 		}
