@@ -32,6 +32,7 @@ func brecCmd(args []string, io stdio) error {
 	pairs := fs.String("pairs", "", "pair file in BREC's format (a header, then pair, category, graph6_a, graph6_b, tab-separated; ../shared/data/brec/pairs.tsv)")
 	test := fs.String("test", "2-fwl", "test: 1-wl (colour refinement), sswl (the strongest subgraph WL, the bound of Subgraphormer with K = 2) or 2-fwl (the folklore 2-WL, as strong as 3-WL), exact oracles; or model, the model the hyperparameter flags configure, under BREC's protocol")
 	only := fs.String("categories", "", "test only the pairs of these categories, comma-separated (Basic, Regular, Extension, CFI, 4-Vertex_Condition, Distance_Regular); default all")
+	span := fs.String("range", "", "test only the pairs whose index lies in LO-HI (inclusive), e.g. 110-159, BREC's strongly regular pairs; default all")
 	name := fs.String("name", "", "--test model: the test's name in the records (default: the --model)")
 	out := fs.String("out", "", "JSON-lines results file: one record per pair and test, appended; pairs it has for the test are skipped (resume)")
 	backendName := fs.String("backend", "", `--test model: GoMLX backend, "go", "xla:cpu", "xla:cuda" (default $GOMLX_BACKEND, else xla:cpu if installed, else go)`)
@@ -87,6 +88,16 @@ func brecCmd(args []string, io stdio) error {
 		ps = slices.DeleteFunc(ps, func(p data.Pair) bool { return !slices.Contains(want, p.Category) })
 		if len(ps) == 0 {
 			return usagef("--categories %q: no pair of %s is of those categories", *only, *pairs)
+		}
+	}
+	if *span != "" {
+		var lo, hi int
+		if n, err := fmt.Sscanf(*span, "%d-%d", &lo, &hi); err != nil || n != 2 || lo > hi || *span != fmt.Sprintf("%d-%d", lo, hi) {
+			return usagef("--range %q: want LO-HI, two pair indices, LO ≤ HI", *span)
+		}
+		ps = slices.DeleteFunc(ps, func(p data.Pair) bool { return p.Index < lo || p.Index > hi })
+		if len(ps) == 0 {
+			return usagef("--range %s: no pair of %s lies in it", *span, *pairs)
 		}
 	}
 	records, err := brec.Run(ps, *test, *out, opt)

@@ -34,6 +34,15 @@ func TestBRECCommand(t *testing.T) {
 	if code, _, stderr := runCLI(t, "", "brec", "--pairs", pairs, "--categories", "CFI", "--out", out); code != 2 || !strings.Contains(stderr, "no pair of") {
 		t.Errorf("--categories of none of the pairs: exit %d, %q", code, stderr)
 	}
+	rangeOut := filepath.Join(dir, "range.jsonl")
+	if code, stdout, stderr := runCLI(t, "", "brec", "--pairs", pairs, "--test", "sswl", "--range", "1-1", "--out", rangeOut); code != 0 || !strings.Contains(stdout, `"pairs":1,"distinguished":0`) {
+		t.Errorf("--range 1-1: exit %d, %q, %q", code, stdout, stderr)
+	}
+	for _, bad := range []string{"2-5", "1-0", "1", "a-b", "1-2x"} {
+		if code, _, stderr := runCLI(t, "", "brec", "--pairs", pairs, "--range", bad, "--out", rangeOut); code != 2 || !strings.Contains(stderr, "--range") {
+			t.Errorf("--range %s: exit %d, %q", bad, code, stderr)
+		}
+	}
 	os.WriteFile(pairs, []byte("pair\tcategory\tgraph6_a\tgraph6_b\n0\tBasic\tEhEG\tBw\n"), 0o644)
 	if code, _, stderr := runCLI(t, "", "brec", "--pairs", pairs, "--out", out); code != 1 || !strings.Contains(stderr, pairs+":2: the graphs have 6 and 3 nodes") {
 		t.Errorf("a pair of graphs of other sizes: exit %d, %q", code, stderr)

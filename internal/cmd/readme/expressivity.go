@@ -147,11 +147,15 @@ func brecModelsSection(root string) (string, error) {
 	var b strings.Builder
 	writeMarkdownTable(&b, header, rows)
 	b.WriteString("\n| model | category | pairs | distinguished | SSWL | beyond SSWL | beyond 2-FWL | reliability failed | seconds per pair |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	beyond := map[string][]string{} // per model, the pairs it tells apart beyond 2-FWL
 	for _, s := range summaries {
 		rows := map[string]*[4]int{} // per category: SSWL distinguishes, beyond SSWL, beyond 2-FWL, unreliable
 		for _, r := range records {
 			if r.Test != s.Test {
 				continue
+			}
+			if r.Distinguished && !fwl[r.Pair] {
+				beyond[s.Test] = append(beyond[s.Test], fmt.Sprintf("%d (%s, %d nodes)", r.Pair, r.Category, r.Nodes))
 			}
 			for _, c := range []string{r.Category, "total"} {
 				if rows[c] == nil {
@@ -172,6 +176,11 @@ func brecModelsSection(root string) (string, error) {
 				name = "**total**"
 			}
 			fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d | %d | %d | %.1f |\n", brecNames[s.Test], name, c.Pairs, c.Distinguished, row[0], row[1], row[2], row[3], c.Seconds/float64(c.Pairs))
+		}
+	}
+	for _, s := range summaries {
+		if pairs := beyond[s.Test]; pairs != nil {
+			fmt.Fprintf(&b, "\n%s tells apart, beyond 2-FWL (≡ 3-WL), pairs %s.\n", brecNames[s.Test], strings.Join(pairs, ", "))
 		}
 	}
 	return b.String(), nil
