@@ -4,7 +4,7 @@
 // K = 2; and the 2-dimensional folklore Weisfeiler-Leman test (2-FWL), as strong as 3-WL, which
 // bounds SSWL (Sec. 3 and App. B of the paper; Frasca et al. 2022; Zhang et al. 2023).
 //
-// Both refine colours on two graphs at once, with one palette, until the partition is stable;
+// All three refine colours on two graphs at once, with one palette, until the partition is stable;
 // the graphs are distinguished when their colour histograms differ at some round. Colours are
 // compared exactly (a colour's signature is its whole multiset, not a hash of it).
 package wl
@@ -22,7 +22,7 @@ type Result struct {
 	Rounds        int // refinement rounds run: until the histograms differed, or the partition was stable
 	Colours       int // distinct colours at the last round, over both graphs
 	// Colourings are the two graphs' colours at the last round, from one palette: a node's,
-	// Colourings[g][v], for 1-WL; an ordered pair's, Colourings[g][u·n+v], for 2-FWL.
+	// Colourings[g][v], for 1-WL; an ordered pair's, Colourings[g][u·n+v], for SSWL and 2-FWL.
 	Colourings [2][]uint32
 }
 

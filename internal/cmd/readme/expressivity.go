@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -71,7 +72,11 @@ func brecSection(root string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	threeWL := published[0].Counts
+	at := slices.IndexFunc(published, func(p brec.Published) bool { return p.Model == "3-WL" })
+	if at < 0 {
+		return "", fmt.Errorf("brec.PublishedRows has no 3-WL row")
+	}
+	threeWL := published[at].Counts
 	byTest := map[string][]brec.Record{}
 	for _, r := range records {
 		byTest[r.Test] = append(byTest[r.Test], r)
@@ -83,7 +88,7 @@ func brecSection(root string) (string, error) {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "| category | pairs | 1-WL | SSWL | 2-FWL (≡ 3-WL) | BREC's %s row | seconds: 1-WL | SSWL | 2-FWL |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n", published[0].Model)
+	fmt.Fprintf(&b, "| category | pairs | 1-WL | SSWL | 2-FWL (≡ 3-WL) | BREC's 3-WL row | seconds: 1-WL | SSWL | 2-FWL |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for j, c := range counts[0] {
 		name, bound := c.Category, "in Regular"
 		if n, ok := threeWL[c.Category]; ok {
