@@ -10,10 +10,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gomlx/gomlx/pkg/ml/context"
 	"github.com/gomlx/gomlx/pkg/ml/context/checkpoints"
+	"github.com/gomlx/gomlx/pkg/ml/train/optimizers"
 )
 
 // state is where a run stands, saved with each checkpoint.
@@ -64,8 +66,9 @@ type partialEpoch struct {
 }
 
 // checkpointer owns a run's checkpoints: the latest (CheckpointDir), saved at the end of each
-// epoch and within one, to resume from; and the best epoch's (BestDir), to predict with. Each
-// save replaces its directory atomically (save).
+// epoch and within one, to resume from; and the best epoch's (BestDir), to predict with, which
+// leaves out the optimizer's state (modelVariables): two thirds of an Adam run's variables,
+// which prediction does not read. Each save replaces its directory atomically (save).
 type checkpointer struct {
 	ctx *context.Context
 	out string
@@ -91,11 +94,20 @@ func (c checkpointer) corrupt(format string, args ...any) error {
 }
 
 func (c checkpointer) saveLatest(st *state) error {
-	return save(c.ctx, filepath.Join(c.out, CheckpointDir), st)
+	return save(c.ctx, filepath.Join(c.out, CheckpointDir), st, allVariables)
 }
 
 func (c checkpointer) saveBest(st *state) error {
-	return save(c.ctx, filepath.Join(c.out, BestDir), st)
+	return save(c.ctx, filepath.Join(c.out, BestDir), st, modelVariables)
+}
+
+// allVariables keeps every variable of a checkpoint; modelVariables all but the optimizer's
+// (its moments and learning rate, under optimizers.AdamDefaultScope and optimizers.Scope).
+func allVariables(*context.Variable) bool { return true }
+
+func modelVariables(v *context.Variable) bool {
+	scope := v.Scope() + "/"
+	return !strings.HasPrefix(scope, "/"+optimizers.AdamDefaultScope+"/") && !strings.HasPrefix(scope, "/"+optimizers.Scope+"/")
 }
 
 // savePartial saves the latest checkpoint within the epoch under way, p.
@@ -161,10 +173,10 @@ func Load(ctx *context.Context, run string) (*Summary, error) {
 	return sum, nil
 }
 
-// save writes the context (hyperparameters and variables) and st to dir atomically: into a
-// fresh staging directory, synced, then renamed over dir.
-func save(ctx *context.Context, dir string, st *state) error {
-	if err := saveTo(ctx, dir, st); err != nil {
+// save writes the context (hyperparameters and the variables keep accepts) and st to dir
+// atomically: into a fresh staging directory, synced, then renamed over dir.
+func save(ctx *context.Context, dir string, st *state, keep func(*context.Variable) bool) error {
+	if err := saveTo(ctx, dir, st, keep); err != nil {
 		os.RemoveAll(dir + ".staging") // a partial copy, which would keep a full disk full
 		return saveError(dir, err)
 	}
@@ -189,9 +201,14 @@ func saveError(dir string, err error) error {
 }
 
 // saveTo is save, whose errors are the underlying ones.
-func saveTo(ctx *context.Context, dir string, st *state) error {
+func saveTo(ctx *context.Context, dir string, st *state, keep func(*context.Variable) bool) error {
 	st.Frozen, st.Variables = st.Frozen[:0], st.Variables[:0]
+	var left []*context.Variable
 	for v := range ctx.IterVariables() {
+		if !keep(v) {
+			left = append(left, v)
+			continue
+		}
 		if !v.Trainable {
 			st.Frozen = append(st.Frozen, v.ScopeAndName())
 		}
@@ -202,7 +219,7 @@ func saveTo(ctx *context.Context, dir string, st *state) error {
 		return err
 	}
 	loader := ctx.Loader()
-	h, err := checkpoints.Build(ctx).Dir(filepath.Join(staging, checkpointVars)).Keep(1).Done()
+	h, err := checkpoints.Build(ctx).Dir(filepath.Join(staging, checkpointVars)).Keep(1).ExcludeVars(left...).Done()
 	if err != nil {
 		return err
 	}
@@ -367,7 +384,7 @@ func resumeError(out string, err error) error {
 	way := "start over with another --out"
 	var st state
 	if raw, e := os.ReadFile(filepath.Join(best, stateFile)); e == nil && json.Unmarshal(raw, &st) == nil {
-		way = fmt.Sprintf("the checkpoint of the best epoch (%d) is in %s: to continue from it, replace %s by it and resume; or %s",
+		way = fmt.Sprintf("the weights of the best epoch (%d) are in %s: to continue from them (with the optimizer's state started afresh), replace %s by it and resume; or %s",
 			st.Epoch, best, filepath.Join(out, CheckpointDir), way)
 	}
 	return fmt.Errorf("training: cannot resume %s: %w; %s", out, err, way)

@@ -24,7 +24,7 @@ func validCheckpoint(f *testing.F, dir string) (statePath, varsPath string) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	if err := save(ctx, dir, &state{Epoch: 1}); err != nil {
+	if err := save(ctx, dir, &state{Epoch: 1}, allVariables); err != nil {
 		f.Fatal(err)
 	}
 	vars, _ := filepath.Glob(filepath.Join(dir, checkpointVars, "*"))

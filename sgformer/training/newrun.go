@@ -38,7 +38,7 @@ func NewRun(ctx *context.Context, src Source, out string) error {
 	}
 	st := &state{LR: cfg.LearningRate, BaseLR: cfg.LearningRate}
 	for _, dir := range []string{BestDir, CheckpointDir} {
-		if err := save(ctx, filepath.Join(out, dir), st); err != nil {
+		if err := save(ctx, filepath.Join(out, dir), st, allVariables); err != nil {
 			return err
 		}
 	}

@@ -24,7 +24,7 @@ const (
 	MetricsFile    = "metrics.jsonl" // one Record per epoch
 	SummaryFile    = "summary.json"  // the Summary, rewritten after every epoch
 	CheckpointDir  = "checkpoint"    // the latest epoch, to resume from
-	BestDir        = "best"          // the epoch with the best validation metric
+	BestDir        = "best"          // the epoch with the best validation metric: its weights, without the optimizer's state
 	stateFile      = "state.json"
 	checkpointVars = "variables"
 )

@@ -272,7 +272,8 @@ func TestManyBatchShapes(t *testing.T) {
 
 // A run's PE mode, tuple order and aggregations travel with it: a run trained on a task from
 // LoadTask (concatenation PE; 3-tuples) is read back by OpenRun with its configuration and data
-// source, and its reloaded best epoch reproduces the recorded test metric.
+// source, and its reloaded best epoch reproduces the recorded test metric, although its
+// checkpoint leaves out the optimizer's state, which the latest checkpoint keeps.
 func TestRunCarriesItsConfiguration(t *testing.T) {
 	be, err := backend.New("go")
 	if err != nil {
@@ -299,6 +300,9 @@ func TestRunCarriesItsConfiguration(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", params, err)
 		}
+		if best, latest := optimizerVariables(t, out, training.BestDir), optimizerVariables(t, out, training.CheckpointDir); best != 0 || latest == 0 {
+			t.Fatalf("%v: %d variables of the optimizer in the best epoch's checkpoint (want 0), %d in the latest (want all)", params, best, latest)
+		}
 		loaded, src2, _, err := training.OpenRun(out)
 		if err != nil {
 			t.Fatal(err)
@@ -324,6 +328,26 @@ func TestRunCarriesItsConfiguration(t *testing.T) {
 			t.Fatalf("%v: reloaded test %v (%v), recorded %v", params, test, err, sum.TestAtBest)
 		}
 	}
+}
+
+// optimizerVariables counts the variables of Adam (its moments) and of the optimizers' scope
+// (the learning rate) that the checkpoint dir of the run out lists in its state.
+func optimizerVariables(t *testing.T, out, dir string) int {
+	raw, err := os.ReadFile(filepath.Join(out, dir, "state.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct{ Variables []string }
+	if err := json.Unmarshal(raw, &st); err != nil || len(st.Variables) == 0 {
+		t.Fatalf("%s: %d variables (%v)", dir, len(st.Variables), err)
+	}
+	n := 0
+	for _, v := range st.Variables {
+		if strings.HasPrefix(v, "var:/"+optimizers.AdamDefaultScope+"/") || strings.HasPrefix(v, "var:/"+optimizers.Scope+"/") {
+			n++
+		}
+	}
+	return n
 }
 
 // A graph without edges (a single atom; a salt of separate ions) is predicted like any other,
