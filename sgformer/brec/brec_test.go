@@ -65,8 +65,9 @@ func TestRun(t *testing.T) {
 	}
 }
 
-// The table: a column per BREC category with its pairs, "d of t" for a test run on part of a
-// category, "–" where it ran on none, and BREC's published rows after the tests'.
+// The table: a row per test under its name (TestName; a test it does not know as it is), a
+// column per BREC category with its pairs, "d of t" for a test run on part of a category, "–"
+// where it ran on none, and BREC's published rows after the tests'.
 func TestTable(t *testing.T) {
 	var records []brec.Record
 	for i := range 4 {
@@ -74,17 +75,19 @@ func TestTable(t *testing.T) {
 	}
 	records = append(records,
 		brec.Record{Pair: 4, Category: "CFI", Test: "2-fwl"},
-		brec.Record{Pair: 0, Category: "Basic", Test: "subgraphormer", Distinguished: true},
-		brec.Record{Pair: 1, Category: "Basic", Test: "subgraphormer"})
+		brec.Record{Pair: 0, Category: "Basic", Test: "my-model", Distinguished: true},
+		brec.Record{Pair: 1, Category: "Basic", Test: "my-model"},
+		brec.Record{Pair: 0, Category: "Basic", Test: "sswlplus"})
 	published, err := brec.PublishedRows()
 	if err != nil {
 		t.Fatal(err)
 	}
-	header, rows := brec.Table(brec.Summarize(records), published[:1], map[string]string{"2-fwl": "2-FWL"})
+	header, rows := brec.Table(brec.Summarize(records), published[:1])
 	want := [][]string{
 		{"test", "Basic (4)", "Regular (0)", "Extension (0)", "CFI (1)", "4-Vertex_Condition (0)", "Distance_Regular (0)", "total (5)"},
-		{"2-FWL", "4", "–", "–", "0", "–", "–", "4"},
-		{"subgraphormer", "1 of 2", "–", "–", "–", "–", "–", "1 of 2"},
+		{"2-FWL (≡ 3-WL)", "4", "–", "–", "0", "–", "–", "4"},
+		{"my-model", "1 of 2", "–", "–", "–", "–", "–", "1 of 2"},
+		{"GNN-SSWL+", "0 of 1", "–", "–", "–", "–", "–", "0 of 1"},
 		{"BREC's 3-WL", "60", "50", "100", "60", "in Regular", "in Regular", "270"},
 	}
 	if got := append([][]string{header}, rows...); !slices.EqualFunc(got, want, slices.Equal) {

@@ -65,13 +65,29 @@ func PublishedRows() ([]Published, error) {
 	return out, nil
 }
 
-// Table lays summaries and published rows out as BREC's results table: a row per test, a
-// column per category (headed by its number of pairs, the most any summary has) and the total.
-// A cell is the pairs distinguished, "d of t" where a test ran on t pairs of fewer than all,
-// "–" where it ran on none. A published row's 4-vertex-condition and distance-regular cells
-// read "in Regular", where BREC counts them. names maps a test to the name shown (the test
-// itself when absent).
-func Table(summaries []Summary, published []Published, names map[string]string) (header []string, rows [][]string) {
+// testNames are the names tables show for the tests of this project's records: the exact
+// oracles (sgformer brec --test) and the models under the --name their runs were given.
+var testNames = map[string]string{
+	"1-wl": "1-WL", "sswl": "SSWL", "2-fwl": "2-FWL (≡ 3-WL)", "gin": "GIN", "sswlplus": "GNN-SSWL+",
+	"subgraphormer": "Subgraphormer", "subgraphormer-pe": "Subgraphormer + PE", "subgraphormer-pe-no-flips": "Subgraphormer + PE, no sign flips",
+	"subgraphormer-k3": "Subgraphormer, K = 3",
+}
+
+// TestName returns the name a table shows for the test of a record: "2-FWL (≡ 3-WL)" for
+// "2-fwl", "GNN-SSWL+" for "sswlplus", and so on; a test it does not know, as it is.
+func TestName(test string) string {
+	if name, ok := testNames[test]; ok {
+		return name
+	}
+	return test
+}
+
+// Table lays summaries and published rows out as BREC's results table: a row per test (named
+// by TestName), a column per category (headed by its number of pairs, the most any summary
+// has) and the total. A cell is the pairs distinguished, "d of t" where a test ran on t pairs
+// of fewer than all, "–" where it ran on none. A published row's 4-vertex-condition and
+// distance-regular cells read "in Regular", where BREC counts them.
+func Table(summaries []Summary, published []Published) (header []string, rows [][]string) {
 	pairs := map[string]int{}
 	for _, s := range summaries {
 		for _, c := range s.Counts {
@@ -84,11 +100,7 @@ func Table(summaries []Summary, published []Published, names map[string]string) 
 		header = append(header, fmt.Sprintf("%s (%d)", c, pairs[c]))
 	}
 	for _, s := range summaries {
-		name := s.Test
-		if n, ok := names[s.Test]; ok {
-			name = n
-		}
-		row := []string{name}
+		row := []string{TestName(s.Test)}
 		for _, col := range columns {
 			cell := "–"
 			for _, c := range s.Counts {

@@ -113,12 +113,6 @@ func brecSection(root string) (string, error) {
 	return b.String(), nil
 }
 
-// brecNames are the names the tables give BREC's tests.
-var brecNames = map[string]string{
-	"1-wl": "1-WL", "sswl": "SSWL", "2-fwl": "2-FWL (≡ 3-WL)", "gin": "GIN", "sswlplus": "GNN-SSWL+",
-	"subgraphormer": "Subgraphormer", "subgraphormer-pe": "Subgraphormer + PE", "subgraphormer-k3": "Subgraphormer, K = 3",
-}
-
 // brecModelsSection is two tables of results/expressivity/brec-models.jsonl, written by sgformer
 // brec --test model: BREC's results table (brec.Table) of the oracles, the models and BREC's
 // published rows; then per model and category tested, the pairs it distinguishes, those beyond
@@ -148,7 +142,7 @@ func brecModelsSection(root string) (string, error) {
 		return "", err
 	}
 	summaries := brec.Summarize(records)
-	header, rows := brec.Table(append(brec.Summarize(oracles), summaries...), published, brecNames)
+	header, rows := brec.Table(append(brec.Summarize(oracles), summaries...), published)
 	var b strings.Builder
 	writeMarkdownTable(&b, header, rows)
 	b.WriteString("\n| model | category | pairs | distinguished | SSWL | beyond SSWL | beyond 2-FWL | reliability failed | seconds per pair |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n")
@@ -180,12 +174,12 @@ func brecModelsSection(root string) (string, error) {
 			if name == "total" {
 				name = "**total**"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d | %d | %d | %.1f |\n", brecNames[s.Test], name, c.Pairs, c.Distinguished, row[0], row[1], row[2], row[3], c.Seconds/float64(c.Pairs))
+			fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d | %d | %d | %.1f |\n", brec.TestName(s.Test), name, c.Pairs, c.Distinguished, row[0], row[1], row[2], row[3], c.Seconds/float64(c.Pairs))
 		}
 	}
 	for _, s := range summaries {
 		if pairs := beyond[s.Test]; pairs != nil {
-			fmt.Fprintf(&b, "\n%s tells apart, beyond 2-FWL (≡ 3-WL), pairs %s.\n", brecNames[s.Test], strings.Join(pairs, ", "))
+			fmt.Fprintf(&b, "\n%s tells apart, beyond 2-FWL (≡ 3-WL), pairs %s.\n", brec.TestName(s.Test), strings.Join(pairs, ", "))
 		}
 	}
 	return b.String(), nil
