@@ -1,8 +1,9 @@
 // Package layering holds the test that the library's packages import one another in one
 // direction: graph → product → pe → preprocess → batch → model → training → pytorch → ablation (the
 // README's order), each only from those before it, with the dataset readers (data) and the WL
-// oracles (wl) after graph and the BREC benchmark (brec) last; and that data/smiles imports only
-// the standard library.
+// oracles (wl) after graph and the BREC benchmark (brec) last; that the library imports of
+// internal/ only its toolbox, which imports nothing else of the module; and that data/smiles
+// imports only the standard library.
 package layering
 
 import (
@@ -10,6 +11,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -63,6 +65,65 @@ func TestLayering(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// toolbox are the packages of internal/ that the library imports: small tools of their own
+// (atomic writes, CSV records, memory checks, a parallel loop, terminal detection, PyTorch's
+// pickles), which import nothing else of the module. The rest of internal/, lab, is what
+// measures, tests and documents the library: the docs' renderer and the GPU plan's runner
+// (cmd/), their records (gpuresult), the notebooks' checker (nbcheck) and the tests' helpers;
+// the library imports none of it.
+var (
+	toolbox = []string{"internal/atomicfile", "internal/csvfile", "internal/memory", "internal/parallel", "internal/term", "internal/torchpickle"}
+	lab     = []string{"internal/cmd", "internal/gpuresult", "internal/gpuscripts", "internal/layering", "internal/nbcheck", "internal/shareddata", "internal/xlatest"}
+)
+
+// library are the folders whose packages make the library, besides layers: the notebooks'
+// helpers and the figures.
+var library = []string{"kernelext", "plots"}
+
+// Every folder of internal/ is in toolbox or lab; a toolbox package imports no other package of
+// the module outside the toolbox; the library's packages (layers, library and the folders
+// under them) import of internal/ the toolbox only.
+func TestToolbox(t *testing.T) {
+	const module = "github.com/sgformer/sgformer/"
+	entries, err := os.ReadDir(filepath.Join("..", "..", "internal"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if dir := "internal/" + e.Name(); e.IsDir() && !slices.Contains(toolbox, dir) && !slices.Contains(lab, dir) {
+			t.Errorf("%s is in neither the toolbox nor the lab: add it to one of them", dir)
+		}
+	}
+	check := func(root string, allowed func(dep string) bool, rule string) {
+		err := filepath.WalkDir(filepath.Join("..", "..", root), func(path string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || strings.Contains(path, "testdata") {
+				return err
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+			if err != nil {
+				return err
+			}
+			for _, imp := range f.Imports {
+				ip, _ := strconv.Unquote(imp.Path.Value)
+				if dep, ok := strings.CutPrefix(ip, module); ok && !allowed(dep) {
+					t.Errorf("%s imports %s: %s", path, ip, rule)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	inToolbox := func(dep string) bool { return slices.Contains(toolbox, dep) }
+	for _, dir := range toolbox {
+		check(dir, inToolbox, "the toolbox imports nothing else of the module")
+	}
+	for _, dir := range slices.Concat(layers, library) {
+		check(dir, func(dep string) bool { return !strings.HasPrefix(dep, "internal/") || inToolbox(dep) }, "the library imports of internal/ the toolbox only ("+strings.Join(toolbox, ", ")+")")
 	}
 }
 
