@@ -48,11 +48,7 @@ func Train(ctx *context.Context, task *training.Task, opt training.Options) (*tr
 	if err != nil {
 		return nil, err
 	}
-	epochs := cfg.Epochs
-	if opt.Epochs > 0 {
-		epochs = opt.Epochs
-	}
-	live := LiveTraining(cfg.Metric.Name, epochs)
+	live := LiveTraining(cfg.Metric.Name, cfg.Epochs)
 	if onEpoch := opt.OnEpoch; onEpoch != nil {
 		opt.OnEpoch = func(r training.Record) { onEpoch(r); live.OnEpoch(r) }
 	} else {

@@ -67,14 +67,14 @@ func ablateCmd(args []string, io stdio) error {
 	}
 	end := deadline(*limit)
 	opt := func(c gridCell) training.Options {
-		return training.Options{Out: filepath.Join(*out, c.Run), Epochs: c.epochs, Deadline: end}
+		return training.Options{Out: filepath.Join(*out, c.Run), Deadline: end}
 	}
 	if *only >= 0 || flagValue(fs, "cell") != "" {
 		if *only < 0 || *only >= len(cells) {
 			return usagef("--cell %d: the grid has %d cells, 0 to %d (--list lists them)", *only, len(cells), len(cells)-1)
 		}
 		c := cells[*only]
-		taken, stopped, err := trainCell(c.ctx, d, c.name(len(cells)), opt(c), *backendName, io)
+		taken, stopped, err := trainCell(c.ctx, d, c.name(len(cells)), c.epochs, opt(c), *backendName, io)
 		switch {
 		case err != nil:
 			return fmt.Errorf("cell %d: %w", c.Index, err)
@@ -92,7 +92,7 @@ func ablateCmd(args []string, io stdio) error {
 	for {
 		var held []string // the run directories of cells other workers train
 		for _, c := range cells {
-			taken, stopped, err := trainCell(c.ctx, d, c.name(len(cells)), opt(c), *backendName, io)
+			taken, stopped, err := trainCell(c.ctx, d, c.name(len(cells)), c.epochs, opt(c), *backendName, io)
 			switch {
 			case err != nil:
 				return fmt.Errorf("cell ratio %g, k %d, seed %d: %w", c.Ratio, c.PEK, c.Seed, err)
@@ -258,14 +258,14 @@ func describeCell(c, other gridCell) string {
 	return place + " (" + strings.Join(diff, ", ") + ")"
 }
 
-// trainCell trains the ablation cell called name in its run directory opt.Out to its opt.Epochs, resuming it
-// from its checkpoint, unless it is done, another worker trains it (taken), or opt.Deadline
-// has passed (stopped). A cell another worker started or finished since it was examined is
-// examined again.
-func trainCell(ctx *context.Context, d dataFlags, name string, opt training.Options, backendName string, io stdio) (taken, stopped bool, err error) {
+// trainCell trains the ablation cell called name in its run directory opt.Out to its epochs,
+// resuming it from its checkpoint (for more epochs, if the grid has more now), unless it is
+// done, another worker trains it (taken), or opt.Deadline has passed (stopped). A cell another
+// worker started or finished since it was examined is examined again.
+func trainCell(ctx *context.Context, d dataFlags, name string, epochs int, opt training.Options, backendName string, io stdio) (taken, stopped bool, err error) {
 	run := opt.Out
 	for {
-		done, resume := cellState(run, opt.Epochs)
+		done, resume := cellState(run, epochs)
 		switch {
 		case done:
 			fmt.Fprintf(io.err, "== %s: done (%s)\n", name, run)
@@ -279,7 +279,7 @@ func trainCell(ctx *context.Context, d dataFlags, name string, opt training.Opti
 		fmt.Fprintf(io.err, "== %s (%s)\n", name, run)
 		opt.Resume = resume
 		cd := d // runTraining fills in the data source of the attempt
-		_, err := runTraining(ctx, &cd, opt, backendName, "the same sgformer ablate command (the cell resumes where it stopped)", io)
+		_, err := runTraining(ctx, &cd, opt, map[string]any{training.ParamEpochs: epochs}, backendName, "the same sgformer ablate command (the cell resumes where it stopped)", io)
 		switch {
 		case errors.Is(err, training.ErrRunExists): // another worker started it since cellState
 			continue

@@ -349,11 +349,21 @@ func trainCmd(args []string, io stdio) error {
 	if *every < 0 {
 		return usagef("--checkpoint-every %v: want 0 (none within an epoch) or a duration", *every)
 	}
-	opt := training.Options{Out: *out, Resume: *resume, Epochs: epochsFlag(fs), Deadline: deadline(*limit), CheckpointInterval: *every}
-	if *resume {
-		opt.Devices = flagValue(fs, "devices") // a checkpoint resumes on any number of devices
+	opt := training.Options{Out: *out, Resume: *resume, Deadline: deadline(*limit), CheckpointInterval: *every}
+	// A resumed run keeps its hyperparameters but those given here: more epochs, or other
+	// devices (a checkpoint resumes on any number).
+	resumeWith := map[string]any{}
+	if v := flagValue(fs, "epochs"); *resume && v != "" {
+		epochs, err := strconv.Atoi(v)
+		if err != nil || epochs <= 0 {
+			return usagef("--epochs %s: want a positive number of epochs", v)
+		}
+		resumeWith[training.ParamEpochs] = epochs
 	}
-	summary, err := runTraining(ctx, &d, opt, *backendName, "", io)
+	if v := flagValue(fs, "devices"); *resume && v != "" {
+		resumeWith[training.ParamDevices] = v
+	}
+	summary, err := runTraining(ctx, &d, opt, resumeWith, *backendName, "", io)
 	if err != nil {
 		return err
 	}
@@ -379,31 +389,22 @@ func flagValue(fs *flag.FlagSet, name string) string {
 	return value
 }
 
-// epochsFlag returns the --epochs value if given on the command line, else 0.
-func epochsFlag(fs *flag.FlagSet) int {
-	epochs := 0
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "epochs" {
-			fmt.Sscan(f.Value.String(), &epochs)
-		}
-	})
-	return epochs
-}
-
-// runTraining trains (or resumes) one run in out; an interrupted run's error ends with again,
-// what continues it (by default: sgformer train --resume --out RUN).
-func runTraining(ctx *context.Context, d *dataFlags, opt training.Options, backendName, again string, io stdio) (*training.Summary, error) {
+// runTraining trains (or resumes) one run in out; a resumed run's hyperparameters are the run's
+// (its ConfigFile, not ctx's) but those of resumeWith. An interrupted run's error ends with
+// again, what continues it (by default: sgformer train --resume --out RUN).
+func runTraining(ctx *context.Context, d *dataFlags, opt training.Options, resumeWith map[string]any, backendName, again string, io stdio) (*training.Summary, error) {
 	if opt.Resume {
 		src, err := sourceToResume(opt.Out)
 		if err != nil {
 			return nil, err
 		}
 		d.Source = src
-		ctx = context.New() // the run's hyperparameters, not the flags'
+		ctx = context.New()
 		training.Defaults(ctx)
 		if err := training.ReadHyperparameters(ctx, opt.Out); err != nil {
 			return nil, err
 		}
+		ctx.SetParams(resumeWith)
 	}
 	var err error
 	if !opt.Resume {
@@ -427,9 +428,6 @@ func runTraining(ctx *context.Context, d *dataFlags, opt training.Options, backe
 	}
 	if opt.Backend, err = newBackend(backendName, io); err != nil {
 		return nil, err
-	}
-	if opt.Devices != "" {
-		ctx.SetParam(training.ParamDevices, opt.Devices)
 	}
 	cfg, err := training.ReadConfig(ctx)
 	if err != nil {

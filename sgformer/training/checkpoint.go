@@ -75,11 +75,19 @@ type checkpointer struct {
 }
 
 // resume reads the latest checkpoint into the context and st, and returns the epoch it was
-// saved within (nil if at an epoch's end), for epochData.resume.
+// saved within (nil if at an epoch's end), for epochData.resume. The context keeps the
+// ParamEpochs and ParamDevices it sets (Options.Resume).
 func (c checkpointer) resume(st *state) (*partialEpoch, error) {
+	kept := map[string]any{}
+	for _, name := range []string{ParamEpochs, ParamDevices} {
+		if v, ok := c.ctx.GetParam(name); ok {
+			kept[name] = v
+		}
+	}
 	if err := load(c.ctx, filepath.Join(c.out, CheckpointDir), st); err != nil {
 		return nil, resumeError(c.out, err)
 	}
+	c.ctx.SetParams(kept)
 	partial := st.Partial
 	st.Partial = nil
 	if partial != nil && partial.Epoch != st.Epoch+1 {

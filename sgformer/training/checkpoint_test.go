@@ -66,13 +66,13 @@ func TestCorruptCheckpoint(t *testing.T) {
 		{"a missing variables file", func() { os.Remove(biggest) }, func() { os.WriteFile(biggest, original, 0o644) }},
 	} {
 		tc.damage()
-		_, err := training.Train(context.New(), task, training.Options{Out: run, Backend: be, Resume: true, Epochs: 3})
+		_, err := training.Train(epochsContext(3), task, training.Options{Out: run, Backend: be, Resume: true})
 		tc.repair()
 		if err == nil || !strings.Contains(err.Error(), "corrupt") || !strings.Contains(err.Error(), training.BestDir) || strings.Contains(err.Error(), "nothing to resume") {
 			t.Errorf("%s: %v", tc.name, err)
 		}
 	}
-	if _, err := training.Train(context.New(), task, training.Options{Out: run, Backend: be, Resume: true, Epochs: 3}); err != nil {
+	if _, err := training.Train(epochsContext(3), task, training.Options{Out: run, Backend: be, Resume: true}); err != nil {
 		t.Fatalf("the repaired checkpoint: %v", err)
 	}
 }
@@ -209,7 +209,7 @@ func TestResumeLoadsCompiledPrograms(t *testing.T) {
 		if fresh.Misses == 0 || fresh.Err != nil {
 			t.Fatalf("%s: the fresh run compiled nothing: %+v", init, fresh)
 		}
-		if _, err := training.Train(context.New(), task, training.Options{Out: run, Backend: be, Resume: true, Epochs: 2}); err != nil {
+		if _, err := training.Train(epochsContext(2), task, training.Options{Out: run, Backend: be, Resume: true}); err != nil {
 			t.Fatal(err)
 		}
 		recs := readRecords(t, filepath.Join(run, training.MetricsFile))

@@ -378,10 +378,10 @@ func TestDevicesTraining(t *testing.T) {
 	train := func(devices string, opt Options) []Record {
 		t.Helper()
 		ctx := devicesContext(params)
-		ctx.SetParam(ParamDevices, devices)
-		if opt.Resume {
+		if opt.Resume { // the checkpoint's hyperparameters, on devices
 			ctx = context.New()
 		}
+		ctx.SetParam(ParamDevices, devices)
 		opt.Backend = be
 		if _, err := Train(ctx, task, opt); err != nil {
 			t.Fatalf("%s devices: %v", devices, err)
@@ -414,10 +414,10 @@ func TestDevicesTraining(t *testing.T) {
 	if recs := train("2", Options{Out: out, Deadline: time.Now()}); len(recs) != 1 {
 		t.Fatalf("2 devices until a deadline: %d epochs, want 1", len(recs))
 	}
-	if recs := train("", Options{Out: out, Resume: true, Devices: "4", Deadline: time.Now()}); len(recs) != 2 {
+	if recs := train("4", Options{Out: out, Resume: true, Deadline: time.Now()}); len(recs) != 2 {
 		t.Fatalf("resumed on 4 devices until a deadline: %d epochs, want 2", len(recs))
 	}
-	closeTo("2 devices, then 4, then 1", train("", Options{Out: out, Resume: true, Devices: "1"}), two)
+	closeTo("2 devices, then 4, then 1", train("1", Options{Out: out, Resume: true}), two)
 }
 
 // Prediction and evaluation on 2 and 4 of XLA's CPU devices give what they give on one: each

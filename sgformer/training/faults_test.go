@@ -10,8 +10,6 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/gomlx/gomlx/pkg/ml/context"
-
 	"github.com/sgformer/sgformer/sgformer/backend"
 	"github.com/sgformer/sgformer/sgformer/model"
 	"github.com/sgformer/sgformer/sgformer/training"
@@ -52,7 +50,7 @@ func TestFullDiskDuringSave(t *testing.T) {
 	}
 	// Fill the disk but for a few kilobytes: the next checkpoint cannot be written.
 	filler := fillDisk(t, disk, 8192)
-	_, err = training.Train(context.New(), task, training.Options{Out: run, Backend: be, Resume: true, Epochs: 3})
+	_, err = training.Train(epochsContext(3), task, training.Options{Out: run, Backend: be, Resume: true})
 	if !errors.Is(err, syscall.ENOSPC) {
 		t.Fatalf("training on a full disk: %v, want ENOSPC", err)
 	}
@@ -60,7 +58,7 @@ func TestFullDiskDuringSave(t *testing.T) {
 		t.Errorf("the failed save left %v, which keeps the disk full", left)
 	}
 	os.Remove(filler)
-	if _, err := training.Train(context.New(), task, training.Options{Out: run, Backend: be, Resume: true, Epochs: 3}); err != nil {
+	if _, err := training.Train(epochsContext(3), task, training.Options{Out: run, Backend: be, Resume: true}); err != nil {
 		t.Fatalf("resuming after the disk was freed: %v", err)
 	}
 	a, b := readRecords(t, filepath.Join(straight, training.MetricsFile)), readRecords(t, filepath.Join(run, training.MetricsFile))

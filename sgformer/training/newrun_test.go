@@ -65,7 +65,8 @@ func TestNewRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := training.Train(resumed, task, training.Options{Out: run, Backend: be, Resume: true, Epochs: 1}); err != nil {
+	resumed.SetParam(training.ParamEpochs, 1)
+	if _, err := training.Train(resumed, task, training.Options{Out: run, Backend: be, Resume: true}); err != nil {
 		t.Fatalf("fine-tuning the written run: %v", err)
 	}
 	if recs := readRecords(t, filepath.Join(run, training.MetricsFile)); len(recs) != 1 || recs[0].Epoch != 1 {

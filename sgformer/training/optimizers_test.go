@@ -167,7 +167,15 @@ func TestCosineToZero(t *testing.T) {
 	if _, err := Train(ctx, task, Options{Out: out, Backend: be}); err != nil {
 		t.Fatalf("one cosine epoch: %v", err)
 	}
-	if _, err := Train(context.New(), task, Options{Out: out, Backend: be, Resume: true, Epochs: 2}); err != nil {
+	if _, err := Train(epochsContext(2), task, Options{Out: out, Backend: be, Resume: true}); err != nil {
 		t.Fatalf("extending a finished cosine run: %v", err)
 	}
+}
+
+// epochsContext is the context of a run resumed for epochs epochs: its other hyperparameters
+// are its checkpoint's (Options.Resume).
+func epochsContext(epochs int) *context.Context {
+	ctx := context.New()
+	ctx.SetParam(ParamEpochs, epochs)
+	return ctx
 }

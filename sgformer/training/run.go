@@ -35,13 +35,9 @@ type Options struct {
 	Out     string
 	Backend backends.Backend
 	// Resume continues the run in Out from its last checkpoint; the hyperparameters are the
-	// checkpoint's, except Epochs.
+	// checkpoint's, except ParamEpochs and ParamDevices where the context sets them: to extend a
+	// run, or to resume it on another number of devices (a checkpoint does not depend on it).
 	Resume bool
-	// Epochs, when positive, overrides the number of epochs (e.g. to extend a resumed run).
-	Epochs int
-	// Devices, when not empty, overrides ParamDevices (e.g. to resume a run on another number
-	// of devices: a checkpoint does not depend on it).
-	Devices string
 	// Progress receives a progress bar (rate and ETA over the whole run), for a terminal; Log
 	// one line per epoch, with the ETA of the run, and without Progress a line at most every
 	// StepLogInterval (0: a minute) within an epoch (graphs done, rate, the epoch's ETA). Either
@@ -67,7 +63,7 @@ type Options struct {
 // ErrRunExists is the error (errors.Is) of a new run whose directory holds a run already.
 var ErrRunExists = errors.New("training: the directory already holds a run")
 
-// ErrEpochsDone is the error (errors.Is) of a resume asked for fewer epochs (Options.Epochs) than
+// ErrEpochsDone is the error (errors.Is) of a resume asked for fewer epochs (ParamEpochs) than
 // the run has done.
 var ErrEpochsDone = errors.New("training: fewer epochs asked than the run has done")
 
@@ -174,9 +170,6 @@ func newRun(ctx *context.Context, task *Task, opt Options) (*run, *partialEpoch,
 		if partial, err = r.ckpt.resume(st); err != nil {
 			return nil, nil, err
 		}
-		if opt.Epochs > 0 && opt.Epochs < st.Epoch {
-			return nil, nil, fmt.Errorf("%w: %s has done %d epochs, and %d were asked; give --epochs %d or more", ErrEpochsDone, opt.Out, st.Epoch, opt.Epochs, st.Epoch)
-		}
 		if kind := backend.Kind(opt.Backend); st.Backend != "" && st.Backend != kind {
 			return nil, nil, fmt.Errorf("training: %s was trained on backend %s: resuming it on %s would not continue it exactly "+
 				"(each backend draws its own random numbers for dropout and rounds in its own order); resume it with --backend %s, "+
@@ -188,15 +181,12 @@ func newRun(ctx *context.Context, task *Task, opt Options) (*run, *partialEpoch,
 	} else if _, err := os.Stat(filepath.Join(opt.Out, CheckpointDir)); err == nil {
 		return nil, nil, fmt.Errorf("%w: %s; resume it with --resume or choose another --out", ErrRunExists, opt.Out)
 	}
-	if opt.Epochs > 0 {
-		ctx.SetParam(ParamEpochs, opt.Epochs)
-	}
-	if opt.Devices != "" {
-		ctx.SetParam(ParamDevices, opt.Devices)
-	}
 	cfg, err := ReadConfig(ctx)
 	if err != nil {
 		return nil, nil, err
+	}
+	if cfg.Epochs < st.Epoch {
+		return nil, nil, fmt.Errorf("%w: %s has done %d epochs, and %d were asked; give --epochs %d or more", ErrEpochsDone, opt.Out, st.Epoch, cfg.Epochs, st.Epoch)
 	}
 	r.cfg = cfg
 	devices, err := ResolveDevices(cfg, opt.Backend)

@@ -33,6 +33,14 @@ import (
 // syntheticTask is the synthetic counting task of count graphs, preprocessed with k PE columns.
 var syntheticTask = training.SyntheticTask
 
+// epochsContext is the context of a run resumed for epochs epochs: its other hyperparameters
+// are its checkpoint's (Options.Resume).
+func epochsContext(epochs int) *context.Context {
+	ctx := context.New()
+	ctx.SetParam(training.ParamEpochs, epochs)
+	return ctx
+}
+
 func newContext(name string, extra map[string]any) *context.Context {
 	ctx := context.New()
 	training.Defaults(ctx)
@@ -183,7 +191,7 @@ func TestResumeIsExact(t *testing.T) {
 	if _, err := training.Train(newContext(model.Subgraphormer, params), task, training.Options{Out: pieces, Backend: be}); err == nil || !strings.Contains(err.Error(), "already holds a run") {
 		t.Fatalf("training over an existing run: %v", err)
 	}
-	sum, err := training.Train(context.New(), task, training.Options{Out: pieces, Backend: be, Resume: true, Epochs: 3})
+	sum, err := training.Train(epochsContext(3), task, training.Options{Out: pieces, Backend: be, Resume: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -517,7 +525,7 @@ func TestProgramsCounted(t *testing.T) {
 	if _, err := training.Train(newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 2}), task, training.Options{Out: out, Backend: be}); err != nil {
 		t.Fatal(err)
 	}
-	sum, err := training.Train(newContext(model.Subgraphormer, nil), task, training.Options{Out: out, Backend: be, Resume: true, Epochs: 3})
+	sum, err := training.Train(newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 3}), task, training.Options{Out: out, Backend: be, Resume: true})
 	if err != nil {
 		t.Fatal(err)
 	}
