@@ -17,11 +17,13 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 
 	"github.com/sgformer/sgformer/internal/atomicfile"
+	"github.com/sgformer/sgformer/sgformer/training"
 )
 
 // sections maps each generated section's name to its renderer, which is given the project root.
@@ -90,6 +92,27 @@ func main() {
 		fmt.Fprintln(os.Stderr, "readme:", err)
 		os.Exit(1)
 	}
+	if files := untrackedResults(*root); len(files) > 0 {
+		fmt.Fprintf(os.Stderr, "readme: warning: the documents may read %d files under results/ that git does not track (%s): commit them with the documents, or a clean clone (CI's) renders them otherwise and TestREADMEIsCurrent fails there\n",
+			len(files), strings.Join(files[:min(len(files), 3)], ", "))
+	}
+}
+
+// untrackedResults lists the files under root's results/ that git does not track nor ignore
+// (a run in progress, a result not committed yet), but for runs' checkpoints, which no document
+// reads; none where git cannot tell.
+func untrackedResults(root string) []string {
+	out, err := exec.Command("git", "-C", root, "ls-files", "--others", "--exclude-standard", "--", "results").Output()
+	if err != nil {
+		return nil
+	}
+	var files []string
+	for _, f := range strings.Fields(string(out)) {
+		if !strings.Contains(f, "/"+training.CheckpointDir+"/") {
+			files = append(files, f)
+		}
+	}
+	return files
 }
 
 // renderAll renders every document's generated sections and figures and rewrites the files

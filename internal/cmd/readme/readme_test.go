@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,6 +15,28 @@ import (
 func TestREADMEIsCurrent(t *testing.T) {
 	if err := renderAll("../../..", true); err != nil {
 		t.Error(err)
+	}
+}
+
+// The files the renderer warns of: those under results/ that git neither tracks nor ignores,
+// but for runs' checkpoints.
+func TestUntrackedResults(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{"results/run/summary.json", "results/run/checkpoint/state.json", "results/new.jsonl", "docs/x.md"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, f), []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "results/run/summary.json"}} {
+		if out, err := exec.Command("git", append([]string{"-C", root}, args...)...).CombinedOutput(); err != nil {
+			t.Skipf("git %v: %v %s", args, err, out)
+		}
+	}
+	if got := untrackedResults(root); !slices.Equal(got, []string{"results/new.jsonl"}) {
+		t.Errorf("untracked results %q, want [results/new.jsonl]", got)
 	}
 }
 
