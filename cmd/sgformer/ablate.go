@@ -279,7 +279,14 @@ func trainCell(ctx *context.Context, d dataFlags, name string, epochs int, opt t
 		fmt.Fprintf(io.err, "== %s (%s)\n", name, run)
 		opt.Resume = resume
 		cd := d // runTraining fills in the data source of the attempt
-		_, err := runTraining(ctx, &cd, opt, map[string]any{training.ParamEpochs: epochs}, backendName, "the same sgformer ablate command (the cell resumes where it stopped)", io)
+		cellCtx := ctx
+		if resume { // the run's hyperparameters, trained to the grid's epochs
+			if cellCtx, err = runHyperparameters(run); err != nil {
+				return false, false, err
+			}
+			cellCtx.SetParam(training.ParamEpochs, epochs)
+		}
+		_, err := runTraining(cellCtx, &cd, opt, backendName, "the same sgformer ablate command (the cell resumes where it stopped)", io)
 		switch {
 		case errors.Is(err, training.ErrRunExists): // another worker started it since cellState
 			continue

@@ -39,7 +39,7 @@ func compareCmd(args []string, io stdio) error {
 		}
 		fmt.Fprintf(io.err, "== %s\n", name)
 		run := filepath.Join(*out, strings.ReplaceAll(name, "+", "plus"))
-		sum, err := runTraining(ctx, &d, training.Options{Out: run}, nil, *backendName, "", io)
+		sum, err := runTraining(ctx, &d, training.Options{Out: run}, *backendName, "", io)
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}

@@ -221,12 +221,14 @@ func sameDir(a, b string) bool {
 	return os.SameFile(ia, ib)
 }
 
-// checkResume reports, as a usage error, a flag given with --resume that contradicts the run's
-// configuration or data (run.json, config.json): only --epochs, --devices, --time-limit and --checkpoint-every may change.
-func (h *hyperFlags) checkResume(run string) error {
+// resumeContext returns the hyperparameters to resume run with: the run's (config.json) with
+// the flags given applied. It reports, as a usage error, a flag that contradicts the run's
+// configuration or data (run.json, config.json): only --epochs, --devices, --time-limit and
+// --checkpoint-every may change.
+func (h *hyperFlags) resumeContext(run string) (*context.Context, error) {
 	src, err := sourceToResume(run)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var bad error
 	visited := map[string]bool{}
@@ -259,20 +261,18 @@ func (h *hyperFlags) checkResume(run string) error {
 		}
 	})
 	if bad != nil {
-		return bad
+		return nil, bad
 	}
-	ran := context.New()
-	training.Defaults(ran)
-	if err := training.ReadHyperparameters(ran, run); err != nil {
-		return err
+	ran, err := runHyperparameters(run)
+	if err != nil {
+		return nil, err
 	}
-	asked := context.New()
-	training.Defaults(asked)
-	if err := training.ReadHyperparameters(asked, run); err != nil {
-		return err
+	asked, err := runHyperparameters(run)
+	if err != nil {
+		return nil, err
 	}
 	if err := h.apply(asked); err != nil {
-		return err
+		return nil, err
 	}
 	for _, p := range training.AllParams() {
 		a, _ := asked.GetParam(p.Name)
@@ -286,9 +286,20 @@ func (h *hyperFlags) checkResume(run string) error {
 				given = fmt.Sprintf("--%s %v", n.flag, a)
 			}
 		}
-		return usagef("%s contradicts the run's %s = %v; on --resume only --epochs, --devices, --time-limit and --checkpoint-every may change", given, p.Name, r)
+		return nil, usagef("%s contradicts the run's %s = %v; on --resume only --epochs, --devices, --time-limit and --checkpoint-every may change", given, p.Name, r)
 	}
-	return nil
+	return asked, nil
+}
+
+// runHyperparameters returns a context with the hyperparameters of the run directory run (its
+// config.json; the defaults for those it predates).
+func runHyperparameters(run string) (*context.Context, error) {
+	ctx := context.New()
+	training.Defaults(ctx)
+	if err := training.ReadHyperparameters(ctx, run); err != nil {
+		return nil, err
+	}
+	return ctx, nil
 }
 
 // newBackend creates the backend and says which one runs, and why it is the pure-Go one when
@@ -333,8 +344,9 @@ func trainCmd(args []string, io stdio) error {
 	if *out == "" {
 		return usagef("--out RUN is required")
 	}
-	if *resume {
-		if err := h.checkResume(*out); err != nil {
+	var err error
+	if *resume { // more epochs, or other devices: a checkpoint resumes on any number
+		if ctx, err = h.resumeContext(*out); err != nil {
 			return err
 		}
 	} else if err := h.apply(ctx); err != nil {
@@ -350,20 +362,7 @@ func trainCmd(args []string, io stdio) error {
 		return usagef("--checkpoint-every %v: want 0 (none within an epoch) or a duration", *every)
 	}
 	opt := training.Options{Out: *out, Resume: *resume, Deadline: deadline(*limit), CheckpointInterval: *every}
-	// A resumed run keeps its hyperparameters but those given here: more epochs, or other
-	// devices (a checkpoint resumes on any number).
-	resumeWith := map[string]any{}
-	if v := flagValue(fs, "epochs"); *resume && v != "" {
-		epochs, err := strconv.Atoi(v)
-		if err != nil || epochs <= 0 {
-			return usagef("--epochs %s: want a positive number of epochs", v)
-		}
-		resumeWith[training.ParamEpochs] = epochs
-	}
-	if v := flagValue(fs, "devices"); *resume && v != "" {
-		resumeWith[training.ParamDevices] = v
-	}
-	summary, err := runTraining(ctx, &d, opt, resumeWith, *backendName, "", io)
+	summary, err := runTraining(ctx, &d, opt, *backendName, "", io)
 	if err != nil {
 		return err
 	}
@@ -389,22 +388,16 @@ func flagValue(fs *flag.FlagSet, name string) string {
 	return value
 }
 
-// runTraining trains (or resumes) one run in out; a resumed run's hyperparameters are the run's
-// (its ConfigFile, not ctx's) but those of resumeWith. An interrupted run's error ends with
-// again, what continues it (by default: sgformer train --resume --out RUN).
-func runTraining(ctx *context.Context, d *dataFlags, opt training.Options, resumeWith map[string]any, backendName, again string, io stdio) (*training.Summary, error) {
+// runTraining trains (or resumes) one run in out with the hyperparameters of ctx (to resume:
+// the run's, runHyperparameters, but for the epochs and devices). An interrupted run's error
+// ends with again, what continues it (by default: sgformer train --resume --out RUN).
+func runTraining(ctx *context.Context, d *dataFlags, opt training.Options, backendName, again string, io stdio) (*training.Summary, error) {
 	if opt.Resume {
 		src, err := sourceToResume(opt.Out)
 		if err != nil {
 			return nil, err
 		}
 		d.Source = src
-		ctx = context.New()
-		training.Defaults(ctx)
-		if err := training.ReadHyperparameters(ctx, opt.Out); err != nil {
-			return nil, err
-		}
-		ctx.SetParams(resumeWith)
 	}
 	var err error
 	if !opt.Resume {
