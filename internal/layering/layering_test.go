@@ -35,8 +35,25 @@ func layerOf(path string) int {
 	return -1
 }
 
+// module prefixes the import paths of this module's packages.
+const module = "github.com/sgformer/sgformer/"
+
+// imports returns the import paths of the Go file path.
+func imports(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, imp := range f.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		paths = append(paths, p)
+	}
+	return paths
+}
+
 func TestLayering(t *testing.T) {
-	const module = "github.com/sgformer/sgformer/"
 	for i, pkg := range layers {
 		files, err := filepath.Glob(filepath.Join("..", "..", pkg, "*.go"))
 		if err != nil || len(files) == 0 {
@@ -46,16 +63,7 @@ func TestLayering(t *testing.T) {
 			if strings.HasSuffix(file, "_test.go") {
 				continue // tests may use later layers to build their inputs
 			}
-			src, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f, err := parser.ParseFile(token.NewFileSet(), file, src, parser.ImportsOnly)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, imp := range f.Imports {
-				path, _ := strconv.Unquote(imp.Path.Value)
+			for _, path := range imports(t, file) {
 				dep, ok := strings.CutPrefix(path, module)
 				if !ok || strings.HasPrefix(dep, pkg+"/") {
 					continue // outside the module, or a sub-package of its own (data/smiles)
@@ -87,7 +95,6 @@ var library = []string{"kernelext", "plots"}
 // the module outside the toolbox; the library's packages (layers, library and the folders
 // under them) import of internal/ the toolbox only.
 func TestToolbox(t *testing.T) {
-	const module = "github.com/sgformer/sgformer/"
 	entries, err := os.ReadDir(filepath.Join("..", "..", "internal"))
 	if err != nil {
 		t.Fatal(err)
@@ -102,12 +109,7 @@ func TestToolbox(t *testing.T) {
 			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || strings.Contains(path, "testdata") {
 				return err
 			}
-			f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
-			if err != nil {
-				return err
-			}
-			for _, imp := range f.Imports {
-				ip, _ := strconv.Unquote(imp.Path.Value)
+			for _, ip := range imports(t, path) {
 				if dep, ok := strings.CutPrefix(ip, module); ok && !allowed(dep) {
 					t.Errorf("%s imports %s: %s", path, ip, rule)
 				}
@@ -138,12 +140,7 @@ func TestSMILESStandsAlone(t *testing.T) {
 		if strings.HasSuffix(file, "_test.go") {
 			continue // its oracle tests find the shared datasets with internal/shareddata
 		}
-		f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, imp := range f.Imports {
-			path, _ := strconv.Unquote(imp.Path.Value)
+		for _, path := range imports(t, file) {
 			if first, _, _ := strings.Cut(path, "/"); strings.Contains(first, ".") {
 				t.Errorf("%s imports %s: data/smiles imports only the standard library", file, path)
 			}
