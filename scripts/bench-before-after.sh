@@ -3,23 +3,22 @@
 # BenchmarkZINCInference/sparse: 128 molecules, the ZINC recipe) of an earlier commit and of the
 # working tree, side by side: the two test binaries alternate, ROUNDS times each (default 2), each
 # run under GNU time for its peak RSS. Usage:
-#   scripts/bench-before-after.sh COMMIT OUT   (e.g. d855947 results/benchmarks/k2-before-after.txt)
+#   scripts/bench-before-after.sh COMMIT OUT   (e.g. d855947 results/benchmarks/k2-before-after.jsonl)
+# OUT gets the records (internal/record) that internal/cmd/readme renders.
 # The shared data must be at ../shared/data or $SGFORMER_DATA.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 before=${1:?usage: $0 COMMIT OUT}
 out=${2:?usage: $0 COMMIT OUT}
 rounds=${ROUNDS:-2}
+source scripts/lib/record.sh
 export SGFORMER_DATA=${SGFORMER_DATA:-$(cd .. && pwd)/shared/data}
 tmp=$(mktemp -d)
 trap 'git worktree remove --force "$tmp/before" 2>/dev/null; rm -rf "$tmp"' EXIT
 git worktree add --detach "$tmp/before" "$before" >/dev/null
 (cd "$tmp/before" && go test -c -o "$tmp/before.test" ./sgformer/training)
 go test -c -o "$tmp/after.test" ./sgformer/training
-{
-	echo "# scripts/bench-before-after.sh $before: before = $(git rev-parse --short "$before"), after = $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . || echo ' with uncommitted changes')"
-	echo "# $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-} >"$tmp/out"
+record_header "scripts/bench-before-after.sh $before" "$(git rev-parse --short "$before") (before) and $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . || echo ' with uncommitted changes') (after)" >"$tmp/out"
 for round in $(seq "$rounds"); do
 	for which in before after; do
 		echo "== $which round $round, load $(cut -d' ' -f1 /proc/loadavg)" >>"$tmp/out"
@@ -27,5 +26,4 @@ for round in $(seq "$rounds"); do
 			-test.bench '^Benchmark(ZINCTrainStep|ZINCInference)/sparse$' -test.benchtime 2x -test.benchmem) >>"$tmp/out" 2>&1
 	done
 done
-mkdir -p "$(dirname "$out")"
-mv "$tmp/out" "$out"
+record_write "$out" <"$tmp/out"

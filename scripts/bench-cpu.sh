@@ -5,12 +5,12 @@
 # step and one inference pass on 128 ZINC-12k molecules with the ZINC recipe, sparse and dense,
 # one process each for its peak RSS). A part that fails (the dense training step does not fit
 # in 23 GiB) is recorded with its exit status and the others still run. Also the host's share of
-# a step (BenchmarkZINCBatch: the batch and its input tensors). Writes OUT (default
-# results/benchmarks/cpu.txt), from which internal/cmd/readme renders the README's Benchmarks
-# tables. The shared data must be at ../shared/data or $SGFORMER_DATA.
+# a step (BenchmarkZINCBatch: the batch and its input tensors). Writes OUT's records (default
+# results/benchmarks/cpu.jsonl), from which internal/cmd/readme renders the Benchmarks tables. The shared data must be at ../shared/data or $SGFORMER_DATA.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=${1:-results/benchmarks/cpu.txt}
+out=${1:-results/benchmarks/cpu.jsonl}
+source scripts/lib/record.sh
 export SGFORMER_DATA=${SGFORMER_DATA:-$(cd .. && pwd)/shared/data}
 # The Go runtime's soft memory limit the CLI sets (90 % of the memory available), for the test
 # binaries too: without it the garbage of a step can double the heap.
@@ -24,8 +24,8 @@ go test -c -o "$tmp/preprocess.test" ./sgformer/preprocess
 go test -c -o "$tmp/training.test" ./sgformer/training
 timed() { /usr/bin/time -f 'peak RSS %M kB, wall %e s, CPU %P' "$@" || echo "exit status $?"; }
 {
-	echo "# scripts/bench-cpu.sh at $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . || echo ' with uncommitted changes')"
-	echo "# $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(go version | cut -d' ' -f3), GOMEMLIMIT $([[ $GOMEMLIMIT =~ ^[0-9]+$ ]] && echo "$((GOMEMLIMIT >> 20)) MiB" || echo "$GOMEMLIMIT"), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+	record_header scripts/bench-cpu.sh
+	echo "# setup: $(go version | cut -d' ' -f3), GOMEMLIMIT $([[ $GOMEMLIMIT =~ ^[0-9]+$ ]] && echo "$((GOMEMLIMIT >> 20)) MiB" || echo "$GOMEMLIMIT")"
 	echo "== library preprocess"
 	(cd sgformer/preprocess && "$tmp/preprocess.test" -test.run '^$' -test.bench '^BenchmarkZINC(CacheLoad)?$' -test.benchtime 3x -test.benchmem) || echo "exit status $?"
 	for ds in zinc12k:16 ogbg_molhiv:8; do
@@ -43,5 +43,4 @@ timed() { /usr/bin/time -f 'peak RSS %M kB, wall %e s, CPU %P' "$@" || echo "exi
 		(cd sgformer/training && timed "$tmp/training.test" -test.run '^$' -test.bench "^Benchmark$b\$" -test.benchtime 2x -test.benchmem)
 	done
 } >"$tmp/out" 2>&1
-mkdir -p "$(dirname "$out")"
-mv "$tmp/out" "$out"
+record_write "$out" <"$tmp/out"

@@ -6,11 +6,13 @@
 # that XLA's buffer assignment gives (summary.json's device_bytes: per device). XLA_FLAGS makes
 # the CPU plugin present 4 devices. On a machine of few cores the devices share them: this
 # measures the cost of splitting a batch (padding to one shape, the partitioned program's
-# collectives), not a speed-up, which needs devices that compute apart (GPUs). Writes OUT
-# (default results/benchmarks/devices.txt). The shared data must be at ../shared/data or $SGFORMER_DATA.
+# collectives), not a speed-up, which needs devices that compute apart (GPUs). Writes OUT's
+# records (default results/benchmarks/devices.jsonl; internal/record). The shared data must be
+# at ../shared/data or $SGFORMER_DATA.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=${1:-results/benchmarks/devices.txt}
+out=${1:-results/benchmarks/devices.jsonl}
+source scripts/lib/record.sh
 export SGFORMER_DATA=${SGFORMER_DATA:-$(cd .. && pwd)/shared/data}
 export XLA_FLAGS="${XLA_FLAGS:-} --xla_force_host_platform_device_count=4"
 tmp=$(mktemp -d)
@@ -20,8 +22,7 @@ export SGFORMER_XLA_CACHE="$tmp/xla-cache" # empty: compilation is part of what 
 go build -o "$tmp/sgformer" ./cmd/sgformer
 "$tmp/sgformer" install-xla >/dev/null
 {
-	echo "# scripts/bench-devices.sh at $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . || echo ' with uncommitted changes')"
-	echo "# $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+	record_header scripts/bench-devices.sh
 	for n in 1 2 4; do
 		echo "== devices $n"
 		/usr/bin/time -f 'peak RSS %M kB, wall %e s, CPU %P' "$tmp/sgformer" train --dataset ogbg-molesol \
@@ -32,6 +33,5 @@ go build -o "$tmp/sgformer" ./cmd/sgformer
 		echo "device bytes: $(sed -n 's/.*"device_bytes": *\([0-9]*\).*/\1/p' "$tmp/molesol-$n/summary.json")"
 	done
 } >"$tmp/out" 2>&1
-mkdir -p "$(dirname "$out")"
-mv "$tmp/out" "$out"
-cat "$out"
+record_write "$out" <"$tmp/out"
+cat "$tmp/out"

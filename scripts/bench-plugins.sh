@@ -7,16 +7,17 @@
 # alternate the plugins (this machine's speed drifts by ±10-20 % within an hour) the ZINC-12k
 # benchmarks BenchmarkZINCTrainStep/sparse and BenchmarkZINCInference/sparse (8 steady
 # executions each, their median) and the square product BenchmarkMatMul.
-# Writes OUT (default results/benchmarks/xla-cpu-plugins.txt), which internal/cmd/readme renders
+# Writes OUT's records (default results/benchmarks/xla-cpu-plugins.jsonl; internal/record), which internal/cmd/readme renders
 # into docs/benchmarks.md. Run it on a quiet machine (the header records the load); needs the
 # shared data at ../shared/data or $SGFORMER_DATA.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=${1:-results/benchmarks/xla-cpu-plugins.txt}
+out=${1:-results/benchmarks/xla-cpu-plugins.jsonl}
+source scripts/lib/record.sh
 export SGFORMER_DATA=${SGFORMER_DATA:-$(cd .. && pwd)/shared/data}
 export GOMLX_BACKEND=xla:cpu
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp" "$out.tmp"' EXIT
+trap 'rm -rf "$tmp"' EXIT
 export SGFORMER_XLA_CACHE="$tmp/xla-cache" # its key names the plugin file: one entry per plugin
 go build -o "$tmp/sgformer" ./cmd/sgformer
 installed=$("$tmp/sgformer" install-xla)
@@ -50,9 +51,8 @@ go test -c -o "$tmp/training.test" ./sgformer/training
 go test -c -o "$tmp/backend.test" ./sgformer/backend
 
 {
-	echo "# scripts/bench-plugins.sh at $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- sgformer scripts || echo ' with uncommitted changes')"
-	echo "# $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "# $(go version | cut -d' ' -f3), the plugin sgformer install-xla installs: ${names[0]}"
+	record_header scripts/bench-plugins.sh
+	echo "# setup: $(go version | cut -d' ' -f3), the plugin sgformer install-xla installs: ${names[0]}"
 	echo "== parity"
 	for i in "${!dirs[@]}"; do
 		export PJRT_PLUGIN_LIBRARY_PATH=${dirs[i]}
@@ -70,6 +70,6 @@ go test -c -o "$tmp/backend.test" ./sgformer/backend
 			(cd sgformer/backend && "$tmp/backend.test" -test.run '^$' -test.bench '^BenchmarkMatMul/2048$' -test.benchtime 5x 2>/dev/null | grep '^Benchmark')
 		done
 	done
-} >"$out.tmp"
-mv "$out.tmp" "$out"
+} >"$tmp/out"
+record_write "$out" <"$tmp/out"
 echo "wrote $out"

@@ -2,12 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/sgformer/sgformer/internal/record"
 )
 
 // benchLine is one result line of `go test -bench`: the benchmark's name without its -N suffix,
@@ -46,48 +49,49 @@ func parseBench(line string) (benchResult, bool) {
 	return r, true
 }
 
-// beforeAfterSection renders scripts/bench-before-after.sh's output: per binary, the training
+// beforeAfterSection renders scripts/bench-before-after.sh's records: per binary, the training
 // step and inference pass of each round and the peak RSS of the process.
 func beforeAfterSection(file string) func(root string) (string, error) {
 	return func(root string) (string, error) {
-		header, parts, err := readParts(filepath.Join(root, file))
+		recs, err := record.Read(filepath.Join(root, file))
 		if err != nil {
 			return "", err
 		}
-		type cell struct {
-			train, infer []string
-			rss          []string
-		}
-		cells := map[string]*cell{"before": {}, "after": {}}
-		for _, p := range parts { // "before round 1, load 1.44"
-			c := cells[strings.Fields(p.name)[0]]
-			if c == nil {
-				continue
-			}
-			for _, r := range p.bench {
-				s := fmt.Sprintf("%.1f", r.seconds)
-				if strings.HasPrefix(r.name, "ZINCTrainStep") {
-					c.train = append(c.train, s)
-				} else {
-					c.infer = append(c.infer, s)
-				}
-			}
-			if p.rssKB > 0 {
-				c.rss = append(c.rss, fmt.Sprintf("%.1f", p.rssKB/(1<<20)))
-			}
-		}
 		var b strings.Builder
-		fmt.Fprintf(&b, "`%s` (%s):\n\n", file, strings.Join(header, "; "))
+		fmt.Fprintf(&b, "`%s` (%s):\n\n", file, provenance(recs))
 		b.WriteString("| code | training step, s (per round) | inference pass, s (per round) | peak RSS, GiB (per round) |\n|---|---|---|---|\n")
 		for _, which := range []string{"before", "after"} {
-			c := cells[which]
-			if len(c.train) == 0 || len(c.infer) != len(c.train) {
-				return "", fmt.Errorf("%s: %d training and %d inference results %s", file, len(c.train), len(c.infer), which)
+			var train, infer, rss []string
+			for _, p := range recs.Parts() { // "before round 1, load 1.44"
+				if strings.Fields(p)[0] != which {
+					continue
+				}
+				for _, v := range recs.Values(p, "BenchmarkZINCTrainStep/sparse", "ns/op") {
+					train = append(train, fmt.Sprintf("%.1f", v/1e9))
+				}
+				for _, v := range recs.Values(p, "BenchmarkZINCInference/sparse", "ns/op") {
+					infer = append(infer, fmt.Sprintf("%.1f", v/1e9))
+				}
+				for _, v := range recs.Values(p, "peak RSS", "kB") {
+					rss = append(rss, fmt.Sprintf("%.1f", v/(1<<20)))
+				}
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", which, strings.Join(c.train, ", "), strings.Join(c.infer, ", "), strings.Join(c.rss, ", "))
+			if len(train) == 0 || len(infer) != len(train) {
+				return "", fmt.Errorf("%s: %d training and %d inference results %s", file, len(train), len(infer), which)
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", which, strings.Join(train, ", "), strings.Join(infer, ", "), strings.Join(rss, ", "))
 		}
 		return b.String(), nil
 	}
+}
+
+// provenance is the contexts of the commands that measured recs, as the documents cite them.
+func provenance(recs record.Set) string {
+	var cs []string
+	for _, c := range recs.Contexts() {
+		cs = append(cs, c.String())
+	}
+	return strings.Join(cs, "; ")
 }
 
 // tupleOrderSection renders BenchmarkTupleOrder's output: time per graph and product nodes for
@@ -192,90 +196,84 @@ func readParts(path string) (header []string, parts []*part, err error) {
 	return header, parts, nil
 }
 
-// cpuBenchmarksSection renders scripts/bench-cpu.sh's output: the preprocessing and model tables
-// of docs/benchmarks.md.
+// cpuBenchmarksSection renders scripts/bench-cpu.sh's records: the preprocessing and model
+// tables of docs/benchmarks.md.
 func cpuBenchmarksSection(file string) func(root string) (string, error) {
 	return func(root string) (string, error) {
-		header, parts, err := readParts(filepath.Join(root, file))
+		recs, err := record.Read(filepath.Join(root, file))
 		if err != nil {
 			return "", err
 		}
-		runs := map[string]*part{}
-		for _, p := range parts {
-			runs[p.name] = p
-		}
-		get := func(name string, benches int) (*part, error) {
-			r := runs[name]
-			if r == nil || len(r.bench) < benches || (benches == 0 && r.summary == nil) {
-				return nil, fmt.Errorf("%s: no complete part %q", file, name)
+		// get returns part's value of what in unit, which must be there.
+		get := func(part, what, unit string) (float64, error) {
+			v, ok := recs.Value(part, what, unit)
+			if !ok {
+				return 0, fmt.Errorf("%s: part %q has no %s in %q", file, part, what, unit)
 			}
-			return r, nil
+			return v, nil
 		}
-		lib, err := get("library preprocess", 2)
-		if err != nil {
-			return "", err
+		var errs []error
+		must := func(part, what, unit string) float64 {
+			v, err := get(part, what, unit)
+			errs = append(errs, err)
+			return v
 		}
 		gib := func(kb float64) string { return fmt.Sprintf("%.1f GiB", kb/(1<<20)) }
 		var b strings.Builder
-		fmt.Fprintf(&b, "`%s` (%s):\n\n", file, strings.Join(header, "; "))
+		fmt.Fprintf(&b, "`%s` (%s):\n\n", file, provenance(recs))
 		b.WriteString("| what | result |\n|---|---|\n")
-		for _, r := range lib.bench {
-			switch r.name {
-			case "ZINC":
-				fmt.Fprintf(&b, "| the library (`BenchmarkZINC`): all 12,000 ZINC-12k graphs, product graph, node marks, PE k = 16 expanded to n² × 16 float32, in memory | **%.2f s** (%.0f µs per graph); the paper reports \"under 10 minutes\" for this step |\n", r.seconds, r.metrics["µs/graph"])
-			case "ZINCCacheLoad":
-				fmt.Fprintf(&b, "| the same read back from the cache (`BenchmarkZINCCacheLoad`) | %.2f s, cache file %.1f MB |\n", r.seconds, r.metrics["MB"])
-			}
-		}
-		host, err := get("host batching", 2)
-		if err != nil {
-			return "", err
-		}
-		for _, r := range host.bench {
-			fmt.Fprintf(&b, "| the host's share of a training step (`BenchmarkZINCBatch/%s`): 128 preprocessed ZINC-12k molecules made into a batch and its input tensors, built ahead while the step before runs | %.1f ms |\n", strings.TrimPrefix(r.name, "ZINCBatch/"), r.seconds*1e3)
+		fmt.Fprintf(&b, "| the library (`BenchmarkZINC`): all 12,000 ZINC-12k graphs, product graph, node marks, PE k = 16 expanded to n² × 16 float32, in memory | **%.2f s** (%.0f µs per graph); the paper reports \"under 10 minutes\" for this step |\n",
+			must("library preprocess", "BenchmarkZINC", "ns/op")/1e9, must("library preprocess", "BenchmarkZINC", "µs/graph"))
+		fmt.Fprintf(&b, "| the same read back from the cache (`BenchmarkZINCCacheLoad`) | %.2f s, cache file %.1f MB |\n",
+			must("library preprocess", "BenchmarkZINCCacheLoad", "ns/op")/1e9, must("library preprocess", "BenchmarkZINCCacheLoad", "MB"))
+		for _, ex := range []string{"sparse", "dense"} {
+			fmt.Fprintf(&b, "| the host's share of a training step (`BenchmarkZINCBatch/%s`): 128 preprocessed ZINC-12k molecules made into a batch and its input tensors, built ahead while the step before runs | %.1f ms |\n", ex, must("host batching", "BenchmarkZINCBatch/"+ex, "ns/op")/1e6)
 		}
 		for _, ds := range []struct{ name, k string }{{"zinc12k", "16"}, {"ogbg-molhiv", "8"}} {
 			for _, pass := range []string{"cold", "warm"} {
-				r, err := get("cli preprocess "+ds.name+" "+pass, 0)
-				if err != nil {
-					return "", err
-				}
+				part := "cli preprocess " + ds.name + " " + pass
 				what := fmt.Sprintf("`sgformer preprocess --dataset %s --pe-k %s`, %s", ds.name, ds.k, pass)
 				if pass == "cold" {
-					what += fmt.Sprintf(" (%s graphs, %s product nodes: read, compute, write the cache)", thousands(int(r.summary["graphs"].(float64))), thousands(int(r.summary["product_nodes"].(float64))))
+					what += fmt.Sprintf(" (%s graphs, %s product nodes: read, compute, write the cache)", thousands(int(must(part, "graphs", ""))), thousands(int(must(part, "product_nodes", ""))))
 				} else {
 					what += " (the cache read and verified)"
 				}
-				fmt.Fprintf(&b, "| %s | %.2f s wall, %s CPU, peak RSS %s, cache %.1f MB |\n", what, r.wall, r.cpu, gib(r.rssKB), r.summary["cache_bytes"].(float64)/1e6)
+				fmt.Fprintf(&b, "| %s | %.2f s wall, %.0f%% CPU, peak RSS %s, cache %.1f MB |\n", what, must(part, "wall", "s"), must(part, "CPU", "%"), gib(must(part, "peak RSS", "kB")), must(part, "cache_bytes", "")/1e6)
 			}
+		}
+		if err := errors.Join(errs...); err != nil {
+			return "", err
 		}
 		b.WriteString("\n| execution | product nodes in the batch | training step | peak RSS | inference pass | peak RSS |\n|---|---:|---:|---:|---:|---:|\n")
 		// cell is a part's time, or how it failed, and its peak RSS.
-		cell := func(name string) (seconds float64, text string, err error) {
-			r := runs[name]
-			switch {
-			case r == nil || r.rssKB == 0:
-				return 0, "", fmt.Errorf("%s: no complete part %q", file, name)
-			case len(r.bench) == 0 && r.failed == "exit status 137":
-				return 0, fmt.Sprintf("out of memory (killed at %s) | —", gib(r.rssKB)), nil
-			case len(r.bench) == 0:
-				return 0, "", fmt.Errorf("%s: part %q failed: %s", file, name, r.failed)
+		cell := func(bench string) (seconds float64, text string, err error) {
+			part := "model " + bench
+			rss, err := get(part, "peak RSS", "kB")
+			if err != nil {
+				return 0, "", err
 			}
-			return r.bench[0].seconds, fmt.Sprintf("**%.1f s** | %s", r.bench[0].seconds, gib(r.rssKB)), nil
+			ns, ok := recs.Value(part, "Benchmark"+bench, "ns/op")
+			if !ok {
+				if code, _ := recs.Value(part, "exit status", ""); code == 137 {
+					return 0, fmt.Sprintf("out of memory (killed at %s) | —", gib(rss)), nil
+				}
+				return 0, "", fmt.Errorf("%s: part %q failed", file, part)
+			}
+			return ns / 1e9, fmt.Sprintf("**%.1f s** | %s", ns/1e9, gib(rss)), nil
 		}
 		var step, infer [2]float64
 		for i, ex := range []string{"sparse", "dense"} {
 			var tr, in string
-			if step[i], tr, err = cell("model ZINCTrainStep/" + ex); err != nil {
+			if step[i], tr, err = cell("ZINCTrainStep/" + ex); err != nil {
 				return "", err
 			}
-			if infer[i], in, err = cell("model ZINCInference/" + ex); err != nil {
+			if infer[i], in, err = cell("ZINCInference/" + ex); err != nil {
 				return "", err
 			}
 			nodes := "—"
-			for _, part := range []string{"model ZINCTrainStep/" + ex, "model ZINCInference/" + ex} {
-				if r := runs[part]; len(r.bench) > 0 && r.bench[0].metrics["product_nodes"] > 0 {
-					nodes = thousands(int(r.bench[0].metrics["product_nodes"]))
+			for _, bench := range []string{"ZINCTrainStep/" + ex, "ZINCInference/" + ex} {
+				if n, ok := recs.Value("model "+bench, "Benchmark"+bench, "product_nodes"); ok && n > 0 {
+					nodes = thousands(int(n))
 				}
 			}
 			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", ex, nodes, tr, in)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -15,56 +14,40 @@ import (
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
 	"github.com/sgformer/sgformer/internal/gpuresult"
+	"github.com/sgformer/sgformer/internal/record"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
 // The sections of docs/devices.md: what scripts/bench-devices.sh measured on XLA's CPU devices,
 // and a model of a ZINC-12k training step on 1 to 8 GPUs built from the committed measurements.
 
-// devicesSection renders scripts/bench-devices.sh's output: per number of devices, the
+// devicesSection renders scripts/bench-devices.sh's records: per number of devices, the
 // process's peak RSS, each epoch's training seconds and the largest program's device memory.
 func devicesSection(file string) func(root string) (string, error) {
 	return func(root string) (string, error) {
-		header, parts, err := readParts(filepath.Join(root, file))
+		recs, err := record.Read(filepath.Join(root, file))
 		if err != nil {
 			return "", err
-		}
-		raw, err := os.ReadFile(filepath.Join(root, file))
-		if err != nil {
-			return "", err
-		}
-		epochs, device := map[string]string{}, map[string]string{}
-		var name string
-		for _, line := range strings.Split(string(raw), "\n") {
-			if n, ok := strings.CutPrefix(line, "== "); ok {
-				name = n
-			} else if d, ok := strings.CutPrefix(line, "device bytes: "); ok {
-				v, err := strconv.ParseFloat(d, 64)
-				if err != nil {
-					return "", fmt.Errorf("%s: %q: %w", file, line, err)
-				}
-				device[name] = fmt.Sprintf("%.0f MiB", v/(1<<20))
-			} else if e, ok := strings.CutPrefix(line, "train seconds per epoch: "); ok {
-				var cells []string
-				for _, f := range strings.Fields(e) {
-					v, err := strconv.ParseFloat(f, 64)
-					if err != nil {
-						return "", fmt.Errorf("%s: %q: %w", file, line, err)
-					}
-					cells = append(cells, fmt.Sprintf("%.0f", v))
-				}
-				epochs[name] = strings.Join(cells, ", ")
-			}
 		}
 		var b strings.Builder
-		fmt.Fprintf(&b, "From `%s` (%s):\n\n", file, strings.Join(header, "; "))
+		fmt.Fprintf(&b, "From `%s` (%s):\n\n", file, provenance(recs))
 		b.WriteString("| devices | training seconds of epochs 1, 2, 3 | peak RSS of the process (all devices) | device memory of the largest program, per device | CPU |\n|---:|---|---:|---:|---:|\n")
-		for _, p := range parts {
-			n, ok := strings.CutPrefix(p.name, "devices ")
-			if !ok || epochs[p.name] == "" || p.rssKB == 0 {
-				return "", fmt.Errorf("%s: part %q lacks its epochs or peak RSS", file, p.name)
+		for _, p := range recs.Parts() {
+			n, ok := strings.CutPrefix(p, "devices ")
+			rss, hasRSS := recs.Value(p, "peak RSS", "kB")
+			cpu, _ := recs.Value(p, "CPU", "%")
+			var epochs []string
+			for _, s := range recs.Values(p, "train seconds per epoch", "") {
+				epochs = append(epochs, fmt.Sprintf("%.0f", s))
 			}
-			fmt.Fprintf(&b, "| %s | %s | %.1f GiB | %s | %s |\n", n, epochs[p.name], p.rssKB/(1<<20), cmp.Or(device[p.name], "—"), p.cpu)
+			if !ok || len(epochs) == 0 || !hasRSS {
+				return "", fmt.Errorf("%s: part %q lacks its epochs or peak RSS", file, p)
+			}
+			device := "—"
+			if d, ok := recs.Value(p, "device bytes", ""); ok {
+				device = fmt.Sprintf("%.0f MiB", d/(1<<20))
+			}
+			fmt.Fprintf(&b, "| %s | %s | %.1f GiB | %s | %.0f%% |\n", n, strings.Join(epochs, ", "), rss/(1<<20), device, cpu)
 		}
 		b.WriteString("\nDevice memory: XLA's buffer assignment of the run's largest program (arguments, outputs and temporaries; summary.json's `device_bytes`), — where the output predates it.\n")
 		return b.String(), nil
@@ -180,17 +163,12 @@ func scalingSection(collectivesFile, cpuFile, gpuDir string) func(root string) (
 		if err != nil {
 			return "", err
 		}
-		_, parts, err := readParts(filepath.Join(root, cpuFile))
+		cpu, err := record.Read(filepath.Join(root, cpuFile))
 		if err != nil {
 			return "", err
 		}
-		var productNodes, graphs float64
-		for _, p := range parts {
-			if p.name == "cli preprocess zinc12k cold" {
-				productNodes, _ = p.summary["product_nodes"].(float64)
-				graphs, _ = p.summary["graphs"].(float64)
-			}
-		}
+		productNodes, _ := cpu.Value("cli preprocess zinc12k cold", "product_nodes", "")
+		graphs, _ := cpu.Value("cli preprocess zinc12k cold", "graphs", "")
 		if productNodes == 0 || graphs == 0 {
 			return "", fmt.Errorf("%s: no zinc12k preprocessing with product_nodes and graphs", cpuFile)
 		}

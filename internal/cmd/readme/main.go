@@ -39,14 +39,14 @@ var sections = map[string]func(root string) (string, error){
 	"molesol-earlier":  summarySection("results/ogbg-molesol"),
 	"molbace":          summarySection("results/ogbg-molbace"),
 	"peptides-cpu":     peptidesSection,
-	"k2-before-after":  beforeAfterSection("results/benchmarks/k2-before-after.txt"),
+	"k2-before-after":  beforeAfterSection("results/benchmarks/k2-before-after.jsonl"),
 	"tuple-order":      tupleOrderSection("results/benchmarks/tuple-order.txt"),
 	"pe-modes":         tableSection("results/pe-modes"),
-	"cpu-benchmarks":   cpuBenchmarksSection("results/benchmarks/cpu.txt"),
+	"cpu-benchmarks":   cpuBenchmarksSection("results/benchmarks/cpu.jsonl"),
 	"backends":         backendsSection("results/benchmarks/backends.txt"),
 	"compile-cache":    compileCacheSection("results/benchmarks/compile-cache.txt"),
 	"xla-cpu-profile":  profileSection("results/benchmarks/xla-cpu-profile.txt"),
-	"xla-cpu-plugins":  pluginsSection("results/benchmarks/xla-cpu-plugins.txt"),
+	"xla-cpu-plugins":  pluginsSection("results/benchmarks/xla-cpu-plugins.jsonl"),
 	"whole-runs":       runsSection("results/benchmarks/runs"),
 	"molesol-sampling": samplingSection("results/reproduction/molesol-sampling", molesolSampling, 3),
 	"molesol-starts": pairedSection([2]string{"GoMLX's start", "PyTorch's start"},
@@ -76,8 +76,8 @@ var sections = map[string]func(root string) (string, error){
 	"authors-model":          authorsModelSection("results/pytorch-import/molesol-authors-seed0"),
 	"test-times":             testTimesSection("results/testing", "quick.jsonl", "all.jsonl"),
 	"notebook-times":         notebooksSection("results/notebooks"),
-	"devices-cpu":            devicesSection("results/benchmarks/devices.txt"),
-	"devices-scaling":        scalingSection("results/benchmarks/devices-collectives.txt", "results/benchmarks/cpu.txt", "results/zinc12k-gpu"),
+	"devices-cpu":            devicesSection("results/benchmarks/devices.jsonl"),
+	"devices-scaling":        scalingSection("results/benchmarks/devices-collectives.txt", "results/benchmarks/cpu.jsonl", "results/zinc12k-gpu"),
 }
 
 // documents are the files with generated sections, relative to the project root; every section

@@ -1,19 +1,31 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sgformer/sgformer/internal/record"
 )
+
+// writeRecords writes the records of a script's output, the parts of body under a header, to path.
+func writeRecords(t *testing.T, path, body string) {
+	t.Helper()
+	s, err := record.Parse(strings.NewReader("# command: scripts/x.sh\n# commit: abc1234\n# date: 2026-11-28T16:00Z\n# machine: 2 cores\n# load: 0.1 0.2 0.3\n" + body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := record.Write(path, s); err != nil {
+		t.Fatal(err)
+	}
+}
 
 // The plugins' table gives each plugin's median over the rounds with their range, in the order of
 // the parity records (the first is the one install-xla installs); a part that names no plugin of
 // the parity records, or a plugin with a round missing, is an error rather than a row left out.
 func TestPluginsSection(t *testing.T) {
-	const file = "p.txt"
-	good := `# header
-== parity
+	const file = "p.jsonl"
+	good := `== parity
 {"package":"a-cpu","version":"1.0","parity":"pass"}
 {"package":"b-cpu","version":"2.0","parity":"fail"}
 == a-cpu 1.0
@@ -35,9 +47,7 @@ BenchmarkMatMul/2048-2 5 1 ns/op 150 GFLOP/s
 `
 	root := t.TempDir()
 	render := func(s string) (string, error) {
-		if err := os.WriteFile(filepath.Join(root, file), []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeRecords(t, filepath.Join(root, file), s)
 		return pluginsSection(file)(root)
 	}
 	got, err := render(good)
