@@ -15,12 +15,13 @@
 #     the authors' own code (scripts/authors-train.py, with 1 and with 2 torch threads; their
 #     checkout in $SGFORMER_AUTHORS, default /tmp/subgraphormer-authors, and ogb and the other
 #     packages that script names in the same venv: skipped, and said so, without them).
-# Writes OUT (default results/benchmarks/backends.txt), from which internal/cmd/readme renders
+# Writes OUT's records (default results/benchmarks/backends.jsonl; internal/record), from which internal/cmd/readme renders
 # the README's backend table. Runs nothing else: stop other work first (the header records the
 # load before it starts). The shared data must be at ../shared/data or $SGFORMER_DATA.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=${1:-results/benchmarks/backends.txt}
+out=${1:-results/benchmarks/backends.jsonl}
+source scripts/lib/record.sh
 export SGFORMER_DATA=${SGFORMER_DATA:-$(cd .. && pwd)/shared/data}
 export GOMEMLIMIT=${GOMEMLIMIT:-$(($(awk '/^MemAvailable/ {print $2}' /proc/meminfo) * 1024 / 10 * 9))}
 venv=${SGFORMER_PYG_VENV:-build/venv-pyg}
@@ -40,9 +41,8 @@ go test -c -o "$tmp/backend.test" ./sgformer/backend
 malloc() { [[ $1 == *-system ]] && echo system || echo sgformer; } # SGFORMER_MALLOC of a row
 timed() { /usr/bin/time -f 'peak RSS %M kB, wall %e s, CPU %P' "$@" || echo "exit status $?"; }
 {
-	echo "# scripts/bench-backends.sh at $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . || echo ' with uncommitted changes')"
-	echo "# $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "# $(go version | cut -d' ' -f3), XLA CPU plugin $(echo "$plugin" | sed -n 's/.*"package":"\([^"]*\)".*"version":"\([^"]*\)".*/\1 \2/p'), $("$venv/bin/python" -c 'import torch, torch_geometric; print(f"torch {torch.__version__} ({torch.get_num_threads()} threads), torch-geometric {torch_geometric.__version__}")')"
+	record_header scripts/bench-backends.sh
+	echo "# setup: $(go version | cut -d' ' -f3), XLA CPU plugin $(echo "$plugin" | sed -n 's/.*"package":"\([^"]*\)".*"version":"\([^"]*\)".*/\1 \2/p'), $("$venv/bin/python" -c 'import torch, torch_geometric; print(f"torch {torch.__version__} ({torch.get_num_threads()} threads), torch-geometric {torch_geometric.__version__}")')"
 	for b in go xla:cpu xla:cpu-system; do
 		echo "== zinc $b"
 		(cd sgformer/training && GOMLX_BACKEND=${b%-system} SGFORMER_MALLOC=$(malloc "$b") timed "$tmp/training.test" -test.run '^$' -test.bench '^BenchmarkZINC(TrainStep|Inference)/sparse$' -test.benchtime 5x -test.benchmem)
@@ -76,5 +76,4 @@ timed() { /usr/bin/time -f 'peak RSS %M kB, wall %e s, CPU %P' "$@" || echo "exi
 		echo "epoch seconds: $(sed -n 's/.*"seconds": *\([0-9.]*\).*/\1/p' "$tmp/authors-$threads/metrics.jsonl" | xargs)"
 	done
 } >"$tmp/out" 2>&1
-mkdir -p "$(dirname "$out")"
-mv "$tmp/out" "$out"
+record_write "$out" <"$tmp/out"

@@ -18,7 +18,7 @@ trap 'git worktree remove --force "$tmp/before" 2>/dev/null; rm -rf "$tmp"' EXIT
 git worktree add --detach "$tmp/before" "$before" >/dev/null
 (cd "$tmp/before" && go test -c -o "$tmp/before.test" ./sgformer/training)
 go test -c -o "$tmp/after.test" ./sgformer/training
-record_header "scripts/bench-before-after.sh $before" "$(git rev-parse --short "$before") (before) and $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . || echo ' with uncommitted changes') (after)" >"$tmp/out"
+record_header "scripts/bench-before-after.sh $before" "$(git rev-parse --short "$before") (before) and $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!results' || echo ' with uncommitted changes') (after)" >"$tmp/out"
 for round in $(seq "$rounds"); do
 	for which in before after; do
 		echo "== $which round $round, load $(cut -d' ' -f1 /proc/loadavg)" >>"$tmp/out"

@@ -56,10 +56,10 @@ go test -c -o "$tmp/backend.test" ./sgformer/backend
 	echo "== parity"
 	for i in "${!dirs[@]}"; do
 		export PJRT_PLUGIN_LIBRARY_PATH=${dirs[i]}
-		parity=pass
-		(cd sgformer/model && SGFORMER_REQUIRE_XLA=1 "$tmp/model.test" -test.run '^TestXLAParity$' >/dev/null 2>&1) || parity=fail
+		parity=true
+		(cd sgformer/model && SGFORMER_REQUIRE_XLA=1 "$tmp/model.test" -test.run '^TestXLAParity$' >/dev/null 2>&1) || parity=false
 		read -r name version <<<"${names[i]}"
-		echo "{\"package\":\"$name\",\"version\":\"$version\",\"parity\":\"$parity\"}"
+		echo "{\"package\":\"$name\",\"version\":\"$version\",\"parity\":$parity}"
 	done
 	for round in 1 2 3; do
 		for i in "${!dirs[@]}"; do

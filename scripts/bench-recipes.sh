@@ -3,15 +3,16 @@
 # times one training step and one inference batch of each of the paper's recipes, and of GIN and
 # GNN-SSWL+ with the first recipe of the datasets whose tables have them, on real molecules from
 # the shared data, on XLA's CPU backend; one process per dataset (its peak RSS after it), niced,
-# each step timed BENCHTIME times after a first one that compiles. Writes OUT (default
-# results/benchmarks/recipes.txt) with a header (date, machine, load, commit, backend, the
-# shared data's folders: a recipe whose dataset is missing is measured on a stand-in's molecules,
-# see standIns), from which internal/cmd/readme estimates each cell's epoch and CPU hours.
+# each step timed BENCHTIME times after a first one that compiles. Writes OUT's records (default
+# results/benchmarks/recipes.jsonl; internal/record), with the shared data's folders (a recipe
+# whose dataset is missing is measured on a stand-in's molecules, see standIns) and the load
+# after, from which internal/cmd/readme estimates each cell's epoch and CPU hours.
 # About 30 minutes of CPU on a quiet 2-core machine; the shared data must be at ../shared/data
 # or $SGFORMER_DATA, XLA's CPU plugin installed (sgformer install-xla).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=${1:-results/benchmarks/recipes.txt}
+out=${1:-results/benchmarks/recipes.jsonl}
+source scripts/lib/record.sh
 benchtime=${BENCHTIME:-2x}
 export SGFORMER_DATA=${SGFORMER_DATA:-$(cd .. && pwd)/shared/data}
 export GOMLX_BACKEND=${GOMLX_BACKEND:-xla:cpu}
@@ -21,19 +22,16 @@ trap 'rm -rf "$tmp"' EXIT
 export SGFORMER_XLA_CACHE="$tmp/xla-cache" # empty: compilation is part of what is measured
 go test -c -o "$tmp/training.test" ./sgformer/training
 {
-	echo "# scripts/bench-recipes.sh at $(git rev-parse --short HEAD)$([[ -z $(git status --porcelain -- sgformer scripts) ]] || echo " with uncommitted changes"), -benchtime $benchtime, nice -n 10"
-	echo "# date: $(date -u +%Y-%m-%dT%H:%MZ)"
-	echo "# machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(awk '/^MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), $(go version | cut -d' ' -f3)"
-	echo "# load before:$(uptime | sed 's/.*load average://')"
-	echo "# backend: $GOMLX_BACKEND"
-	echo "# shared data: $(cd "$SGFORMER_DATA" && find . -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort | xargs)"
-	echo "# stand-ins: zinc-full on zinc12k's molecules, peptides-struct on peptides-func's (its split sizes, 11 targets); Peptides steps on 4 graphs (graphs/batch), scaled to the recipe's 128"
+	record_header scripts/bench-recipes.sh
+	echo "# setup: $(go version | cut -d' ' -f3), -benchtime $benchtime, nice -n 10, backend $GOMLX_BACKEND; stand-ins: zinc-full on zinc12k's molecules, peptides-struct on peptides-func's (its split sizes, 11 targets); Peptides steps on 4 graphs (graphs/batch), scaled to the recipe's 128"
+	echo "== shared data" # the folders present: true
+	echo "{$(cd "$SGFORMER_DATA" && find . -mindepth 1 -maxdepth 1 -type d -printf '"%f":true\n' | sort | paste -sd,)}"
 	for ds in zinc12k zinc-full ogbg-molesol ogbg-molbace ogbg-molhiv peptides-func peptides-struct; do
 		echo "== $ds"
 		(cd sgformer/training && /usr/bin/time -f 'peak RSS %M kB, wall %e s, CPU %P' nice -n 10 "$tmp/training.test" -test.run '^$' \
 			-test.bench "^BenchmarkRecipeStep\$/^$ds\$/" -test.benchtime "$benchtime" -test.timeout 2h) || echo "exit status $?"
 	done
-	echo "# load after:$(uptime | sed 's/.*load average://')"
+	echo "== after"
+	echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 } 2>&1 | tee "$tmp/out"
-mkdir -p "$(dirname "$out")"
-mv "$tmp/out" "$out"
+record_write "$out" <"$tmp/out"

@@ -15,13 +15,14 @@
 #   peptides-xla, peptides-go sgformer train --dataset peptides-func, one epoch.
 # Usage: scripts/bench-runs.sh PIECE...   (about 5, 22, 10, 3, 32, 6 minutes for the first six on
 # 2 cores; a Peptides-func epoch takes hours). Each piece writes
-# results/benchmarks/runs/PIECE.txt (atomically, when it ends), which internal/cmd/readme
+# results/benchmarks/runs/PIECE.jsonl (records, internal/record; atomically, when it ends), which internal/cmd/readme
 # renders into docs/benchmarks.md. Runs nothing else beside it: stop other work first (the
 # header records the load). Each piece starts from an empty compile cache. The shared data must
 # be at ../shared/data or $SGFORMER_DATA; the venv ($SGFORMER_PYG_VENV, default build/venv-pyg)
 # is the one scripts/bench-backends.sh installs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/record.sh
 if (($# == 0)); then
 	sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
 	exit 2
@@ -46,13 +47,11 @@ train() {
 	echo "epoch seconds: $(sed -n 's/.*"seconds":\([0-9.]*\).*/\1/p' "$tmp/run-$1-$2/metrics.jsonl" | xargs)"
 	echo "epoch programs: $(sed -n 's/.*"programs":\([0-9]*\).*/\1/p' "$tmp/run-$1-$2/metrics.jsonl" | xargs)"
 }
-mkdir -p results/benchmarks/runs
 for piece in "$@"; do
-	out=results/benchmarks/runs/$piece.txt
+	out=results/benchmarks/runs/$piece.jsonl
 	{
-		echo "# scripts/bench-runs.sh $piece at $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- sgformer cmd data scripts bench || echo ' with uncommitted changes')"
-		echo "# $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-		echo "# $(go version | cut -d' ' -f3), XLA CPU plugin $plugin"
+		record_header "scripts/bench-runs.sh $piece"
+		echo "# setup: $(go version | cut -d' ' -f3), XLA CPU plugin $plugin"
 		echo "== $piece"
 		case $piece in
 		molesol-xla) train xla:cpu ogbg-molesol 100 ;;
@@ -76,6 +75,6 @@ for piece in "$@"; do
 			;;
 		esac
 	} >"$tmp/out"
-	mv "$tmp/out" "$out"
+	record_write "$out" <"$tmp/out"
 	echo "wrote $out"
 done

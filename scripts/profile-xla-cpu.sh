@@ -14,13 +14,14 @@
 # Then the step's matrix products one by one (BenchmarkProducts) beside the square product that
 # gives the backend's peak (BenchmarkMatMul), and the census of the programs XLA compiled for
 # the step and the pass (internal/cmd/hloflops on an XLA dump).
-# Writes OUT (default results/benchmarks/xla-cpu-profile.txt), which internal/cmd/readme renders
+# Writes OUT's records (default results/benchmarks/xla-cpu-profile.jsonl; internal/record), which internal/cmd/readme renders
 # into docs/benchmarks.md. Run it on a quiet machine (the header records the load); needs perf
 # (Debian: linux-perf) with perf_event_paranoid ≤ 2, and the shared data at ../shared/data or
 # $SGFORMER_DATA.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=${1:-results/benchmarks/xla-cpu-profile.txt}
+out=${1:-results/benchmarks/xla-cpu-profile.jsonl}
+source scripts/lib/record.sh
 if ! command -v perf >/dev/null || ! perf record -q -o /dev/null -- true 2>/dev/null; then
 	echo "profile-xla-cpu: perf is missing or may not record here (Debian: apt-get install linux-perf; /proc/sys/kernel/perf_event_paranoid ≤ 2)" >&2
 	exit 1
@@ -52,9 +53,8 @@ samples() {
 }
 
 {
-	echo "# scripts/profile-xla-cpu.sh at $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- sgformer scripts || echo ' with uncommitted changes')"
-	echo "# $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "# $(go version | cut -d' ' -f3), XLA CPU plugin $version, $(perf --version), $hz samples a second per core"
+	record_header scripts/profile-xla-cpu.sh
+	echo "# setup: $(go version | cut -d' ' -f3), XLA CPU plugin $version, $(perf --version), $hz samples a second per core"
 	for b in TrainStep Inference; do
 		long=10
 		[[ $b == Inference ]] && long=30 # a pass is short beside the setup both runs share
@@ -79,6 +79,6 @@ samples() {
 	(cd sgformer/training && XLA_FLAGS="--xla_dump_to=$tmp/dump --xla_dump_hlo_as_text" SGFORMER_XLA_CACHE=off \
 		"$tmp/training.test" -test.run '^$' -test.bench '^BenchmarkZINC(TrainStep|Inference)/sparse$' -test.benchtime 1x >/dev/null)
 	go run ./internal/cmd/hloflops "$tmp/dump"
-} >"$out.tmp"
-mv "$out.tmp" "$out"
+} >"$tmp/out"
+record_write "$out" <"$tmp/out"
 echo "wrote $out"

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -28,8 +29,8 @@ var (
 //	exit status N                                          (the part failed)
 //	skipped: WHY                                           (the part did not run)
 //	{"key": value, …}                                      (a command's JSON summary: a record per
-//	                                                        key, nested keys joined by a dot,
-//	                                                        text values in the note)
+//	                                                        number, nested keys joined by a dot,
+//	                                                        labelled with the line's text fields)
 //	NAME: NUMBER NUMBER …                                  (a record per number, in order)
 //
 // and every other line (logs, warnings) is left out. A header line missing, or no measurement,
@@ -97,8 +98,13 @@ func Parse(r io.Reader) (Set, error) {
 			if err := d.Decode(&v); err != nil {
 				return nil, fmt.Errorf("line %d: %q: %w", n, line, err)
 			}
-			if err := flatten("", v, add); err != nil {
-				return nil, fmt.Errorf("line %d: %w", n, err)
+			recs, err := flatten(v)
+			if err != nil {
+				return nil, fmt.Errorf("line %d: %q: %w", n, line, err)
+			}
+			for _, r := range recs {
+				r.Part, r.Context = part, ctx
+				s = append(s, r)
 			}
 		case listLine.MatchString(line):
 			l := listLine.FindStringSubmatch(line)
@@ -123,15 +129,12 @@ func Parse(r io.Reader) (Set, error) {
 	return s, nil
 }
 
-// flatten adds a record for each field of a JSON object, in the order of their keys: numbers
-// and booleans (1 or 0) as values, text in the note; nested objects' keys joined by dots, an
-// array's elements in order under its key.
-func flatten(prefix string, v map[string]any, add func(what string, value float64, unit, note string)) error {
-	keys := make([]string, 0, len(v))
-	for k := range v {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+// flatten returns a JSON object's numbers (booleans 1 or 0) as records, in the order of their
+// keys, nested objects' keys joined by dots and an array's elements in order under its key, each
+// labelled with the object's text fields.
+func flatten(v map[string]any) ([]Record, error) {
+	var recs []Record
+	labels := map[string]string{}
 	var field func(key string, x any) error
 	field = func(key string, x any) error {
 		switch x := x.(type) {
@@ -140,14 +143,17 @@ func flatten(prefix string, v map[string]any, add func(what string, value float6
 			if err != nil {
 				return fmt.Errorf("%s: %w", key, err)
 			}
-			add(key, f, "", "")
+			recs = append(recs, Record{What: key, Value: f})
 		case bool:
-			add(key, map[bool]float64{true: 1}[x], "", "")
+			recs = append(recs, Record{What: key, Value: map[bool]float64{true: 1}[x]})
 		case string:
-			add(key, 0, "", x)
-		case nil:
+			labels[key] = x
 		case map[string]any:
-			return flatten(key+".", x, add)
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				if err := field(key+"."+k, x[k]); err != nil {
+					return err
+				}
+			}
 		case []any:
 			for _, e := range x {
 				if err := field(key, e); err != nil {
@@ -157,10 +163,18 @@ func flatten(prefix string, v map[string]any, add func(what string, value float6
 		}
 		return nil
 	}
-	for _, k := range keys {
-		if err := field(prefix+k, v[k]); err != nil {
-			return err
+	for _, k := range slices.Sorted(maps.Keys(v)) {
+		if err := field(k, v[k]); err != nil {
+			return nil, err
 		}
 	}
-	return nil
+	if len(recs) == 0 {
+		return nil, errors.New("no numbers (text fields label the numbers of their line)")
+	}
+	for i := range recs {
+		if len(labels) > 0 {
+			recs[i].Labels = labels
+		}
+	}
+	return recs, nil
 }

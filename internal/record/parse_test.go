@@ -37,8 +37,15 @@ func TestParse(t *testing.T) {
 			Set{rec("model ZINCTrainStep/dense", "exit status", 137, "", ""), rec("later", "skipped", 1, "", "no GPU")}},
 		{"JSON summary", `== cli
 {"graphs":12000,"pe_mode":"exact","recomputed":true,"samples":{"go":3,"plugin":9},"ids":[2,5],"none":null}
-`, Set{rec("cli", "graphs", 12000, "", ""), rec("cli", "ids", 2, "", ""), rec("cli", "ids", 5, "", ""), rec("cli", "pe_mode", 0, "", "exact"),
-			rec("cli", "recomputed", 1, "", ""), rec("cli", "samples.go", 3, "", ""), rec("cli", "samples.plugin", 9, "", "")}},
+`, func() Set {
+			l := map[string]string{"pe_mode": "exact"}
+			s := Set{rec("cli", "graphs", 12000, "", ""), rec("cli", "ids", 2, "", ""), rec("cli", "ids", 5, "", ""), rec("cli", "recomputed", 1, "", ""),
+				rec("cli", "samples.go", 3, "", ""), rec("cli", "samples.plugin", 9, "", "")}
+			for i := range s {
+				s[i].Labels = l
+			}
+			return s
+		}()},
 		{"number lists", "== devices 2\ntrain seconds per epoch: 196.5 72.56 4.3e1\ndevice bytes: \n\tMaximum resident set size (kbytes): 4239080\nepoch 0: train_loss 2.0760 val 1.9435\n2026-11-27 08:54:52 - root - INFO - Initialized logger\n",
 			Set{rec("devices 2", "train seconds per epoch", 196.5, "", ""), rec("devices 2", "train seconds per epoch", 72.56, "", ""), rec("devices 2", "train seconds per epoch", 43, "", ""),
 				rec("devices 2", "Maximum resident set size (kbytes)", 4239080, "", "")}},
@@ -63,6 +70,7 @@ func TestParseRefuses(t *testing.T) {
 		{"nothing measured", header + "== a\nsome log\n", "no measurements"},
 		{"a value without a unit", header + "== a\nBenchmarkX-2 \t 3\t 100 ns/op\t 7\n", "line 8"},
 		{"bad JSON", header + "== a\n{\"graphs\": 1,\n", "line 8"},
+		{"JSON without numbers", header + "== a\n{\"parity\": \"pass\"}\n", "line 8: \"{\\\"parity\\\": \\\"pass\\\"}\": no numbers"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse(strings.NewReader(tc.input))

@@ -34,8 +34,10 @@ type Record struct {
 	What  string  `json:"what"`
 	Value float64 `json:"value"`
 	Unit  string  `json:"unit,omitempty"`
-	// Note is text that goes with the value: a text field's value (Value 0), why a part was
-	// skipped.
+	// Labels are what a JSON summary's text fields say of its numbers ("module": "Trainer_0",
+	// "metric": "rmse").
+	Labels map[string]string `json:"labels,omitempty"`
+	// Note is why a part was skipped.
 	Note string `json:"note,omitempty"`
 	Context
 }
@@ -153,6 +155,17 @@ func (s Set) Value(part, what, unit string) (float64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// Where returns the records for which keep is true, in order.
+func (s Set) Where(keep func(Record) bool) Set {
+	var w Set
+	for _, r := range s {
+		if keep(r) {
+			w = append(w, r)
+		}
+	}
+	return w
 }
 
 // Contexts returns the distinct contexts of the records, in order: the commands that measured them.

@@ -3,12 +3,13 @@
 # Source it from the project root.
 
 # record_header COMMAND [COMMIT] prints the header internal/cmd/record reads: the command, the
-# commit measured (default: HEAD, and whether the tree has uncommitted changes), the date, the
+# commit measured (default: HEAD, and whether the code has uncommitted changes: any outside
+# results/, which a measurement writes and which does not change what it measures), the date, the
 # machine and the load before the measurements. A script prints "# setup: …" after it where
 # versions or settings decide its figures, then its parts ("== PART") and their measurements.
 record_header() {
 	echo "# command: $1"
-	echo "# commit: ${2:-$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . || echo ' with uncommitted changes')}"
+	echo "# commit: ${2:-$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!results' || echo ' with uncommitted changes')}"
 	echo "# date: $(date -u +%Y-%m-%dT%H:%MZ)"
 	echo "# machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(($(awk '/^MemTotal/ {print $2}' /proc/meminfo) >> 20)) GiB"
 	echo "# load: $(cut -d' ' -f1-3 /proc/loadavg)"

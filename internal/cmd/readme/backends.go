@@ -4,20 +4,20 @@ import (
 	"cmp"
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/sgformer/sgformer/internal/gpuresult"
+	"github.com/sgformer/sgformer/internal/record"
 )
 
-// backendsSection renders scripts/bench-backends.sh's output: per backend (go, xla:cpu, PyTorch
+// backendsSection renders scripts/bench-backends.sh's records: per backend (go, xla:cpu, PyTorch
 // Geometric), the ZINC training step and inference pass on 128 molecules, their rate of
 // arithmetic against the backend's matrix-product peak, the process's peak RSS, and each
 // ogbg-molesol epoch's seconds (PyTorch's: the authors' code, with 1 and 2 threads) with the
 // programs it compiled, and the steady epoch: the median of those that compiled none.
 func backendsSection(file string) func(root string) (string, error) {
 	return func(root string) (string, error) {
-		header, parts, err := readParts(filepath.Join(root, file))
+		recs, err := record.Read(filepath.Join(root, file))
 		if err != nil {
 			return "", err
 		}
@@ -27,79 +27,69 @@ func backendsSection(file string) func(root string) (string, error) {
 			steady                    string
 		}
 		rows := map[string]*row{"go": {}, "xla:cpu": {}, "xla:cpu-system": {}, "pyg": {}}
-		var trainFLOPs, inferFLOPs float64
-		epochSeconds := func(p *part) ([]string, error) {
-			var secs []string
-			for _, s := range strings.Fields(p.epochs) {
-				var x float64
-				if _, err := fmt.Sscan(s, &x); err != nil {
-					return nil, fmt.Errorf("%s: %s: epoch seconds %q", file, p.name, p.epochs)
-				}
-				secs = append(secs, fmt.Sprintf("%.1f", x))
+		// step is a benchmark's typical execution, in seconds: the median one (median_ms/op, which
+		// the ZINC benchmarks report since 2026-11-27) where it has one, else the mean (ns/op).
+		step := func(part, bench string) float64 {
+			if ms, ok := recs.Value(part, bench, "median_ms/op"); ok {
+				return ms / 1e3
 			}
-			if len(secs) == 0 {
-				return nil, fmt.Errorf("%s: %s: no epoch seconds", file, p.name)
-			}
-			return secs, nil
+			ns, _ := recs.Value(part, bench, "ns/op")
+			return ns / 1e9
 		}
+		var trainFLOPs, inferFLOPs float64
 		var authors []string // the authors' code on molesol, per thread count
-		for _, p := range parts {
-			f := strings.Fields(p.name) // "zinc xla:cpu", "matmul go", "flops zinc", "molesol authors-2"
+		for _, p := range recs.Parts() {
+			f := strings.Fields(p) // "zinc xla:cpu", "matmul go", "flops zinc", "molesol authors-2"
 			if len(f) != 2 {
 				continue
 			}
-			if strings.HasPrefix(p.failed, "skipped: ") {
-				authors = append(authors, f[1]+": "+p.failed)
+			if skipped := recs.Where(func(r record.Record) bool { return r.Part == p && r.What == "skipped" }); len(skipped) > 0 {
+				authors = append(authors, f[1]+": skipped: "+skipped[0].Note)
 				continue
 			}
-			if p.failed != "" {
-				return "", fmt.Errorf("%s: %s: %s", file, p.name, p.failed)
+			if code, failed := recs.Value(p, "exit status", ""); failed {
+				return "", fmt.Errorf("%s: %s: exit status %.0f", file, p, code)
 			}
 			r := rows[f[1]]
 			switch {
 			case f[0] == "flops":
-				for _, m := range p.records { // the largest program of each: the step, the pass
-					name, _ := m["module"].(string)
-					flops, _ := m["dot_flops"].(float64)
-					if strings.HasPrefix(name, "Trainer") {
-						trainFLOPs = max(trainFLOPs, flops)
+				for _, m := range recs.Where(func(r record.Record) bool { return r.Part == p && r.What == "dot_flops" }) {
+					// the largest program of each: the step, the pass
+					if name := m.Labels["module"]; strings.HasPrefix(name, "Trainer") {
+						trainFLOPs = max(trainFLOPs, m.Value)
 					} else if strings.Contains(name, "benchInference") {
-						inferFLOPs = max(inferFLOPs, flops)
+						inferFLOPs = max(inferFLOPs, m.Value)
 					}
 				}
 			case f[0] == "matmul" && r != nil:
-				for _, b := range p.bench {
-					r.peak = max(r.peak, b.metrics["GFLOP/s"])
+				for _, rate := range recs.Where(func(r record.Record) bool { return r.Part == p && r.Unit == "GFLOP/s" }) {
+					r.peak = max(r.peak, rate.Value)
 				}
-			case p.name == "zinc pyg":
-				tr, ok1 := p.summary["train_seconds_median"].(float64)
-				te, ok2 := p.summary["test_seconds_median"].(float64)
+			case p == "zinc pyg":
+				tr, ok1 := recs.Value(p, "train_seconds_median", "")
+				te, ok2 := recs.Value(p, "test_seconds_median", "")
 				if !ok1 || !ok2 {
-					return "", fmt.Errorf("%s: %s: no summary", file, p.name)
+					return "", fmt.Errorf("%s: %s: no summary", file, p)
 				}
 				// 384 molecules in batches of 128: three steps, three inference passes.
-				r.train, r.infer, r.rssKB = tr/3, te/3, p.rssKB
+				r.rssKB, _ = recs.Value(p, "peak RSS", "kB")
+				r.train, r.infer = tr/3, te/3
 			case f[0] == "zinc" && r != nil:
-				for _, b := range p.bench {
-					if strings.HasPrefix(b.name, "ZINCTrainStep") {
-						r.train = b.step()
-					} else if strings.HasPrefix(b.name, "ZINCInference") {
-						r.infer = b.step()
-					}
+				r.train, r.infer = step(p, "BenchmarkZINCTrainStep/sparse"), step(p, "BenchmarkZINCInference/sparse")
+				r.rssKB, _ = recs.Value(p, "peak RSS", "kB")
+			case f[0] == "molesol":
+				secs := recs.Values(p, "epoch seconds", "")
+				if len(secs) == 0 {
+					return "", fmt.Errorf("%s: %s: no epoch seconds", file, p)
 				}
-				r.rssKB = p.rssKB
-			case f[0] == "molesol" && strings.HasPrefix(f[1], "authors-"):
-				secs, err := epochSeconds(p)
+				cells, steady, err := steadyEpoch(secs, recs.Values(p, "epoch programs", ""))
 				if err != nil {
-					return "", err
+					return "", fmt.Errorf("%s: %s: %w", file, p, err)
 				}
-				authors = append(authors, fmt.Sprintf("%s thread(s): %s", strings.TrimPrefix(f[1], "authors-"), strings.Join(secs, ", ")))
-			case f[0] == "molesol" && r != nil:
-				if r.molesol, err = epochSeconds(p); err != nil {
-					return "", err
-				}
-				if r.steady, err = steadyEpoch(r.molesol, p.programs); err != nil {
-					return "", fmt.Errorf("%s: %s: %w", file, p.name, err)
+				if threads, ok := strings.CutPrefix(f[1], "authors-"); ok {
+					authors = append(authors, fmt.Sprintf("%s thread(s): %s", threads, strings.Join(cells, ", ")))
+				} else if r != nil {
+					r.molesol, r.steady = cells, steady
 				}
 			}
 		}
@@ -108,7 +98,7 @@ func backendsSection(file string) func(root string) (string, error) {
 		}
 		rate := func(flops, seconds float64) string { return fmt.Sprintf("%.1f", flops/seconds/1e9) }
 		var b strings.Builder
-		fmt.Fprintf(&b, "`%s` (%s):\n\n", file, strings.Join(header, "; "))
+		fmt.Fprintf(&b, "`%s` (%s):\n\n", file, provenance(recs))
 		b.WriteString("| backend | ZINC training step, s | GFLOP/s | ZINC inference, s | GFLOP/s | matrix-product peak, GFLOP/s | peak RSS (ZINC), GiB | ogbg-molesol epochs 1-5, s (programs compiled) | ogbg-molesol steady epoch, s |\n|---|---:|---:|---:|---:|---:|---:|---|---:|\n")
 		for _, name := range []string{"go", "xla:cpu", "xla:cpu-system", "pyg"} {
 			r := rows[name]
@@ -145,35 +135,26 @@ func backendsSection(file string) func(root string) (string, error) {
 	}
 }
 
-// steadyEpoch annotates each epoch's seconds with the programs it compiled, from programs (the
-// counts, space-separated; empty when not recorded), and returns the median seconds of the
-// epochs that compiled none ("" when not recorded or none did).
-func steadyEpoch(secs []string, programs string) (string, error) {
-	counts := strings.Fields(programs)
-	if len(counts) == 0 {
-		return "", nil
+// steadyEpoch formats each epoch's seconds, with the programs it compiled in brackets where
+// programs (one count per epoch; none when not recorded) says it compiled some, and returns the
+// median seconds of the epochs that compiled none ("" when not recorded or none did).
+func steadyEpoch(secs, programs []float64) (cells []string, steady string, err error) {
+	if len(programs) > 0 && len(programs) != len(secs) {
+		return nil, "", fmt.Errorf("%d epoch seconds but %d program counts", len(secs), len(programs))
 	}
-	if len(counts) != len(secs) {
-		return "", fmt.Errorf("%d epoch seconds but %d program counts", len(secs), len(counts))
-	}
-	var steady []float64
-	for i, c := range counts {
-		n, err := strconv.Atoi(c)
-		if err != nil {
-			return "", fmt.Errorf("epoch programs %q", programs)
+	var quiet []float64
+	for i, x := range secs {
+		cells = append(cells, fmt.Sprintf("%.1f", x))
+		switch {
+		case len(programs) == 0:
+		case programs[i] > 0:
+			cells[i] += fmt.Sprintf(" (%.0f)", programs[i])
+		default:
+			quiet = append(quiet, x)
 		}
-		if n > 0 {
-			secs[i] += fmt.Sprintf(" (%d)", n)
-			continue
-		}
-		x, err := strconv.ParseFloat(secs[i], 64)
-		if err != nil {
-			return "", err
-		}
-		steady = append(steady, x)
 	}
-	if len(steady) == 0 {
-		return "", nil
+	if len(quiet) > 0 {
+		steady = fmt.Sprintf("%.1f", gpuresult.Median(quiet))
 	}
-	return fmt.Sprintf("%.1f", gpuresult.Median(steady)), nil
+	return cells, steady, nil
 }

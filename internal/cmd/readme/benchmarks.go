@@ -1,53 +1,14 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
+	"slices"
 	"strings"
 
 	"github.com/sgformer/sgformer/internal/record"
 )
-
-// benchLine is one result line of `go test -bench`: the benchmark's name without its -N suffix,
-// its time per operation and its other metrics by unit.
-var benchLine = regexp.MustCompile(`^Benchmark(\S+?)(?:-\d+)?\s+\d+\s+([0-9.]+) ns/op(.*)$`)
-
-type benchResult struct {
-	name    string
-	seconds float64
-	metrics map[string]float64
-}
-
-// step is a benchmark's typical execution: the median one (median_ms/op, which the ZINC
-// benchmarks report since 2026-11-27) where it has one, else the mean (ns/op).
-func (r benchResult) step() float64 {
-	if m, ok := r.metrics["median_ms/op"]; ok {
-		return m / 1e3
-	}
-	return r.seconds
-}
-
-func parseBench(line string) (benchResult, bool) {
-	m := benchLine.FindStringSubmatch(line)
-	if m == nil {
-		return benchResult{}, false
-	}
-	ns, _ := strconv.ParseFloat(m[2], 64)
-	r := benchResult{name: m[1], seconds: ns / 1e9, metrics: map[string]float64{}}
-	f := strings.Fields(m[3])
-	for i := 0; i+1 < len(f); i += 2 {
-		v, err := strconv.ParseFloat(f[i], 64)
-		if err == nil {
-			r.metrics[f[i+1]] = v
-		}
-	}
-	return r, true
-}
 
 // beforeAfterSection renders scripts/bench-before-after.sh's records: per binary, the training
 // step and inference pass of each round and the peak RSS of the process.
@@ -85,6 +46,18 @@ func beforeAfterSection(file string) func(root string) (string, error) {
 	}
 }
 
+// modules returns the programs XLA compiled that part's records count (their label "module"), in
+// order.
+func modules(recs record.Set, part string) []string {
+	var names []string
+	for _, r := range recs {
+		if m := r.Labels["module"]; r.Part == part && m != "" && !slices.Contains(names, m) {
+			names = append(names, m)
+		}
+	}
+	return names
+}
+
 // provenance is the contexts of the commands that measured recs, as the documents cite them.
 func provenance(recs record.Set) string {
 	var cs []string
@@ -94,106 +67,33 @@ func provenance(recs record.Set) string {
 	return strings.Join(cs, "; ")
 }
 
-// tupleOrderSection renders BenchmarkTupleOrder's output: time per graph and product nodes for
-// K = 2 and K = 3.
+// tupleOrderSection renders scripts/bench-tuple-order.sh's records: time per graph and product
+// nodes for K = 2 and K = 3.
 func tupleOrderSection(file string) func(root string) (string, error) {
 	return func(root string) (string, error) {
-		raw, err := os.ReadFile(filepath.Join(root, file))
+		recs, err := record.Read(filepath.Join(root, file))
 		if err != nil {
 			return "", err
 		}
+		const part = "TupleOrder"
 		var b strings.Builder
-		fmt.Fprintf(&b, "`%s`:\n\n| K | product nodes (2 molecules) | training step, s per graph | inference, s per graph |\n|---:|---:|---:|---:|\n", file)
-		rows := 0
-		res := map[string]benchResult{}
-		rssLine := regexp.MustCompile(`Maximum resident set size \(kbytes\): (\d+)`)
-		rss := ""
-		for _, line := range strings.Split(string(raw), "\n") {
-			if r, ok := parseBench(line); ok {
-				res[r.name] = r
-			} else if m := rssLine.FindStringSubmatch(line); m != nil {
-				kb, _ := strconv.Atoi(m[1])
-				rss = fmt.Sprintf("%.1f GiB", float64(kb)/(1<<20))
-			}
-		}
+		fmt.Fprintf(&b, "`%s` (%s):\n\n| K | product nodes (2 molecules) | training step, s per graph | inference, s per graph |\n|---:|---:|---:|---:|\n", file, provenance(recs))
 		for _, k := range []string{"2", "3"} {
-			tr, ok1 := res["TupleOrder/K="+k+"/train"]
-			in, ok2 := res["TupleOrder/K="+k+"/inference"]
-			if !ok1 || !ok2 {
-				continue
+			nodes, ok1 := recs.Value(part, "BenchmarkTupleOrder/K="+k+"/train", "nodes/batch")
+			train, ok2 := recs.Value(part, "BenchmarkTupleOrder/K="+k+"/train", "s/graph")
+			infer, ok3 := recs.Value(part, "BenchmarkTupleOrder/K="+k+"/inference", "s/graph")
+			if !ok1 || !ok2 || !ok3 {
+				return "", fmt.Errorf("%s: want K = %s's training step and inference pass", file, k)
 			}
-			rows++
-			fmt.Fprintf(&b, "| %s | %s | %.2f | %.2f |\n", k, thousands(int(tr.metrics["nodes/batch"])), tr.metrics["s/graph"], in.metrics["s/graph"])
+			fmt.Fprintf(&b, "| %s | %s | %.2f | %.2f |\n", k, thousands(int(nodes)), train, infer)
 		}
-		if rows != 2 || rss == "" {
-			return "", fmt.Errorf("%s: want K = 2 and K = 3 and a peak RSS", file)
+		rss, ok := recs.Value(part, "peak RSS", "kB")
+		if !ok {
+			return "", fmt.Errorf("%s: no peak RSS", file)
 		}
-		fmt.Fprintf(&b, "\nPeak RSS of the whole benchmark (both K): %s.\n", rss)
+		fmt.Fprintf(&b, "\nPeak RSS of the whole benchmark (both K): %.1f GiB.\n", rss/(1<<20))
 		return b.String(), nil
 	}
-}
-
-// part is one "== NAME" part of a benchmark script's output (scripts/bench-cpu.sh,
-// scripts/bench-before-after.sh): its benchmark results, the CLI's JSON summary, and what GNU
-// time said of the process.
-type part struct {
-	name    string
-	bench   []benchResult
-	summary map[string]any   // the CLI's JSON summary (its JSON lines merged)
-	records []map[string]any // each JSON line
-	rssKB   float64
-	wall    float64
-	cpu     string
-	failed  string // "exit status N" when the part failed, "skipped: why" when it did not run
-	epochs  string // "epoch seconds: …" (scripts/bench-backends.sh)
-	// programs is "epoch programs: …", the programs each epoch compiled (absent in output of
-	// scripts/bench-backends.sh from before it was written).
-	programs string
-}
-
-var timeLine = regexp.MustCompile(`^peak RSS (\d+) kB, wall ([0-9.]+) s(?:, CPU (\S+))?$`)
-
-// readParts reads a benchmark script's output: its "# " header lines and its parts, in order.
-func readParts(path string) (header []string, parts []*part, err error) {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	var cur *part
-	for _, line := range strings.Split(string(raw), "\n") {
-		switch {
-		case strings.HasPrefix(line, "# "):
-			header = append(header, strings.TrimPrefix(line, "# "))
-		case strings.HasPrefix(line, "== "):
-			cur = &part{name: strings.TrimPrefix(line, "== ")}
-			parts = append(parts, cur)
-		case cur == nil:
-		case strings.HasPrefix(line, "{"):
-			var rec map[string]any
-			if err := json.Unmarshal([]byte(line), &cur.summary); err != nil {
-				return nil, nil, fmt.Errorf("%s: %q: %w", path, line, err)
-			}
-			if err := json.Unmarshal([]byte(line), &rec); err != nil {
-				return nil, nil, fmt.Errorf("%s: %q: %w", path, line, err)
-			}
-			cur.records = append(cur.records, rec)
-		default:
-			if r, ok := parseBench(line); ok {
-				cur.bench = append(cur.bench, r)
-			} else if e, ok := strings.CutPrefix(line, "epoch seconds: "); ok {
-				cur.epochs = e
-			} else if e, ok := strings.CutPrefix(line, "epoch programs: "); ok {
-				cur.programs = e
-			} else if strings.HasPrefix(line, "exit status ") || strings.HasPrefix(line, "skipped: ") {
-				cur.failed = line
-			} else if m := timeLine.FindStringSubmatch(line); m != nil {
-				cur.rssKB, _ = strconv.ParseFloat(m[1], 64)
-				cur.wall, _ = strconv.ParseFloat(m[2], 64)
-				cur.cpu = m[3]
-			}
-		}
-	}
-	return header, parts, nil
 }
 
 // cpuBenchmarksSection renders scripts/bench-cpu.sh's records: the preprocessing and model

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -64,34 +62,30 @@ type collectives struct {
 	nodes, width             int
 }
 
-var (
-	collectiveLine = regexp.MustCompile(`^(all-gather|all-reduce): (\d+) ops, (\d+) bytes of results$`)
-	gatherShape    = regexp.MustCompile(`^\s+\d+ bytes\s+all-gather\s+f32\[(\d+),(\d+)\]`)
-)
-
-// readCollectives reads scripts/devices-collectives.sh's output.
+// readCollectives reads scripts/devices-collectives.sh's records.
 func readCollectives(path string) (collectives, error) {
-	raw, err := os.ReadFile(path)
+	recs, err := record.Read(path)
 	if err != nil {
 		return collectives{}, err
 	}
 	var c collectives
-	for _, line := range strings.Split(string(raw), "\n") {
-		if m := collectiveLine.FindStringSubmatch(line); m != nil {
-			ops, _ := strconv.Atoi(m[2])
-			bytes, _ := strconv.ParseFloat(m[3], 64)
-			c.ops += ops
-			if m[1] == "all-gather" {
-				c.gatherBytes = bytes
-			} else {
-				c.reduceBytes = bytes
-			}
-		} else if m := gatherShape.FindStringSubmatch(line); m != nil && c.nodes == 0 {
-			c.nodes, _ = strconv.Atoi(m[1])
-			c.width, _ = strconv.Atoi(m[2])
+	var largestGather []float64 // the dimensions of the largest all-gathers' results
+	for _, r := range recs {
+		switch {
+		case r.What == "ops":
+			c.ops += int(r.Value)
+		case r.What == "bytes" && r.Labels["op"] == "all-gather":
+			c.gatherBytes = r.Value
+		case r.What == "bytes" && r.Labels["op"] == "all-reduce":
+			c.reduceBytes = r.Value
+		case r.What == "dims" && r.Labels["largest"] == "all-gather":
+			largestGather = append(largestGather, r.Value)
 		}
 	}
-	if c.gatherBytes == 0 || c.reduceBytes == 0 || c.nodes == 0 {
+	if len(largestGather) >= 2 {
+		c.nodes, c.width = int(largestGather[0]), int(largestGather[1])
+	}
+	if c.gatherBytes == 0 || c.reduceBytes == 0 || c.nodes == 0 || c.width == 0 {
 		return c, fmt.Errorf("%s: want the all-gather and all-reduce totals and an all-gather of f32[nodes,width]", path)
 	}
 	return c, nil

@@ -2,7 +2,6 @@ package main
 
 import (
 	"math"
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -31,18 +30,14 @@ func TestStepModel(t *testing.T) {
 }
 
 func TestReadCollectives(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "c.txt")
-	text := `# scripts/devices-collectives.sh at 0e7c862
-all-gather: 43 ops, 534656 bytes of results
-all-reduce: 32 ops, 477772 bytes of results
-largest:
-  99936 bytes  all-reduce  (f32[694,2]{1,0}, f32[694,24]{1,0})
-  66624 bytes  all-gather  f32[694,24]{1,0}
-  1000 bytes  all-gather  f32[10,25]{1,0}
-`
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := filepath.Join(t.TempDir(), "c.jsonl")
+	writeRecords(t, path, `== collectives
+{"op": "all-gather", "ops": 43, "bytes": 534656}
+{"op": "all-reduce", "ops": 32, "bytes": 477772}
+{"largest": "all-reduce", "bytes": 99936, "result": "(f32[694,2]{1,0}, f32[694,24]{1,0})", "dims": []}
+{"largest": "all-gather", "bytes": 66624, "result": "f32[694,24]{1,0}", "dims": [694, 24]}
+{"largest": "all-gather", "bytes": 1000, "result": "f32[10,25]{1,0}", "dims": [10, 25]}
+`)
 	c, err := readCollectives(path)
 	if err != nil {
 		t.Fatal(err)
@@ -50,10 +45,8 @@ largest:
 	if want := (collectives{gatherBytes: 534656, reduceBytes: 477772, ops: 75, nodes: 694, width: 24}); c != want {
 		t.Errorf("%+v, want %+v", c, want)
 	}
-	if err := os.WriteFile(path, []byte("all-gather: 1 ops, 4 bytes of results\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeRecords(t, path, "== collectives\n{\"op\": \"all-gather\", \"ops\": 1, \"bytes\": 4}\n")
 	if _, err := readCollectives(path); err == nil {
-		t.Error("a file without all-reduces and shapes: no error")
+		t.Error("records without all-reduces and shapes: no error")
 	}
 }

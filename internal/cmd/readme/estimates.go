@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"maps"
@@ -12,60 +11,77 @@ import (
 	"strings"
 
 	"github.com/sgformer/sgformer/data"
+	"github.com/sgformer/sgformer/internal/record"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
 // What the runs of a cell would take, estimated from scripts/bench-recipes.sh's measurements
 // (BenchmarkRecipeStep): a training step and an inference batch of each recipe.
 
-// recipeBench is results/benchmarks/recipes.txt read: its header lines, the shared data's
-// folders when it ran, and the lines by name ("DATASET/ratio=R/VARIANT/PHASE").
+// recipeBench is scripts/bench-recipes.sh's records read: its contexts and load after, the
+// shared data's folders when it ran, and the benchmark results by name
+// ("DATASET/ratio=R/VARIANT/PHASE").
 type recipeBench struct {
 	header []string
 	shared map[string]bool
 	lines  map[string]benchResult
-	rss    map[string]string // a dataset's process's peak RSS line
+	rss    map[string]string // a dataset's process's peak RSS, wall time and CPU
 	failed map[string]string // a dataset's process's exit status, where it failed
 }
 
-// readRecipeBench reads the file scripts/bench-recipes.sh writes.
+// benchResult is one result of a Go benchmark: its time per operation and its other metrics by
+// unit.
+type benchResult struct {
+	seconds float64
+	metrics map[string]float64
+}
+
+// readRecipeBench reads the records scripts/bench-recipes.sh writes; none where it has not run.
 func readRecipeBench(path string) (*recipeBench, error) {
 	b := &recipeBench{shared: map[string]bool{}, lines: map[string]benchResult{}, rss: map[string]string{}, failed: map[string]string{}}
-	f, err := os.Open(path)
+	recs, err := record.Read(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return b, nil // nothing measured: every estimate "not measured"
 	}
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	dataset := ""
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "# shared data:"):
-			for _, d := range strings.Fields(strings.TrimPrefix(line, "# shared data:")) {
-				b.shared[d] = true
+	for _, c := range recs.Contexts() {
+		b.header = append(b.header, c.String())
+	}
+	if load := recs.Values("after", "load average", ""); len(load) == 3 {
+		b.header = append(b.header, fmt.Sprintf("load after: %.2f %.2f %.2f", load[0], load[1], load[2]))
+	}
+	for _, r := range recs {
+		switch name, ok := strings.CutPrefix(r.What, "BenchmarkRecipeStep/"); {
+		case r.Part == "shared data" && r.Value == 1:
+			b.shared[r.What] = true
+		case ok:
+			l, seen := b.lines[name]
+			if !seen {
+				l = benchResult{metrics: map[string]float64{}}
 			}
-			b.header = append(b.header, strings.TrimPrefix(line, "# "))
-		case strings.HasPrefix(line, "# "):
-			b.header = append(b.header, strings.TrimPrefix(line, "# "))
-		case strings.HasPrefix(line, "== "):
-			dataset = strings.TrimPrefix(line, "== ")
-		case strings.HasPrefix(line, "peak RSS"):
-			b.rss[dataset] = line
-		case strings.HasPrefix(line, "exit status"):
-			b.failed[dataset] = line
-		default:
-			if r, ok := parseBench(line); ok {
-				if name, ok := strings.CutPrefix(r.name, "RecipeStep/"); ok {
-					b.lines[name] = r
-				}
+			if r.Unit == "ns/op" {
+				l.seconds = r.Value / 1e9
 			}
+			l.metrics[r.Unit] = r.Value
+			b.lines[name] = l
+		case r.What == "exit status":
+			b.failed[r.Part] = fmt.Sprintf("exit status %.0f", r.Value)
 		}
 	}
-	return b, sc.Err()
+	if len(b.shared) > 0 {
+		b.header = append(b.header, "shared data: "+strings.Join(slices.Sorted(maps.Keys(b.shared)), " "))
+	}
+	for _, ds := range recs.Parts() {
+		rss, ok1 := recs.Value(ds, "peak RSS", "kB")
+		wall, ok2 := recs.Value(ds, "wall", "s")
+		cpu, ok3 := recs.Value(ds, "CPU", "%")
+		if ok1 && ok2 && ok3 {
+			b.rss[ds] = fmt.Sprintf("peak RSS %.0f kB, wall %.2f s, CPU %.0f%%", rss, wall, cpu)
+		}
+	}
+	return b, nil
 }
 
 // estimate is a cell's epoch as measured by BenchmarkRecipeStep: seconds of its training

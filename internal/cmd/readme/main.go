@@ -40,12 +40,12 @@ var sections = map[string]func(root string) (string, error){
 	"molbace":          summarySection("results/ogbg-molbace"),
 	"peptides-cpu":     peptidesSection,
 	"k2-before-after":  beforeAfterSection("results/benchmarks/k2-before-after.jsonl"),
-	"tuple-order":      tupleOrderSection("results/benchmarks/tuple-order.txt"),
+	"tuple-order":      tupleOrderSection("results/benchmarks/tuple-order.jsonl"),
 	"pe-modes":         tableSection("results/pe-modes"),
 	"cpu-benchmarks":   cpuBenchmarksSection("results/benchmarks/cpu.jsonl"),
-	"backends":         backendsSection("results/benchmarks/backends.txt"),
-	"compile-cache":    compileCacheSection("results/benchmarks/compile-cache.txt"),
-	"xla-cpu-profile":  profileSection("results/benchmarks/xla-cpu-profile.txt"),
+	"backends":         backendsSection("results/benchmarks/backends.jsonl"),
+	"compile-cache":    compileCacheSection("results/benchmarks/compile-cache.jsonl"),
+	"xla-cpu-profile":  profileSection("results/benchmarks/xla-cpu-profile.jsonl"),
 	"xla-cpu-plugins":  pluginsSection("results/benchmarks/xla-cpu-plugins.jsonl"),
 	"whole-runs":       runsSection("results/benchmarks/runs"),
 	"molesol-sampling": samplingSection("results/reproduction/molesol-sampling", molesolSampling, 3),
@@ -77,7 +77,7 @@ var sections = map[string]func(root string) (string, error){
 	"test-times":             testTimesSection("results/testing", "quick.jsonl", "all.jsonl"),
 	"notebook-times":         notebooksSection("results/notebooks"),
 	"devices-cpu":            devicesSection("results/benchmarks/devices.jsonl"),
-	"devices-scaling":        scalingSection("results/benchmarks/devices-collectives.txt", "results/benchmarks/cpu.jsonl", "results/zinc12k-gpu"),
+	"devices-scaling":        scalingSection("results/benchmarks/devices-collectives.jsonl", "results/benchmarks/cpu.jsonl", "results/zinc12k-gpu"),
 }
 
 // documents are the files with generated sections, relative to the project root; every section

@@ -1,107 +1,54 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
+
+	"github.com/sgformer/sgformer/internal/record"
 )
 
-// peptidesSection renders the Peptides-func measurements on the CPU: preprocessing
-// (results/peptides-preprocess/summary.json) and the training rate of the paper's recipe from
-// the raw log of `sgformer train` under GNU time (results/peptides-func-cpu/train.log).
+// peptidesSection renders the Peptides-func measurements on the CPU, two folders of records:
+// preprocessing (results/peptides-preprocess/preprocess.jsonl) and the training rate of the
+// paper's recipe, under GNU time (results/peptides-func-cpu/train.jsonl; its raw log beside it).
 func peptidesSection(root string) (string, error) {
-	var pre struct {
-		Cold, Warm struct {
-			Summary struct {
-				Graphs       int   `json:"graphs"`
-				ProductNodes int64 `json:"product_nodes"`
-				CacheBytes   int64 `json:"cache_bytes"`
-			} `json:"summary"`
-			Wall   float64 `json:"wall_seconds"`
-			User   float64 `json:"user_seconds"`
-			System float64 `json:"system_seconds"`
-			MaxRSS int64   `json:"max_rss_kb"`
+	const preFile, trainFile = "results/peptides-preprocess/preprocess.jsonl", "results/peptides-func-cpu/train.jsonl"
+	pre, err := record.Read(filepath.Join(root, preFile))
+	if err != nil {
+		return "", err
+	}
+	train, err := record.Read(filepath.Join(root, trainFile))
+	if err != nil {
+		return "", err
+	}
+	var missing []string
+	get := func(s record.Set, file, part, what string) float64 {
+		v, ok := s.Value(part, what, "")
+		if !ok {
+			missing = append(missing, fmt.Sprintf("%s: %s %s", file, part, what))
 		}
-		Featurisation struct {
-			Molecules     int     `json:"molecules"`
-			USPerMolecule float64 `json:"us_per_molecule"`
-			NSPerPass     float64 `json:"ns_per_pass"`
-		} `json:"featurisation"`
+		return v
 	}
-	raw, err := os.ReadFile(filepath.Join(root, "results/peptides-preprocess/summary.json"))
-	if err != nil {
-		return "", err
+	p := func(part, what string) float64 { return get(pre, preFile, part, what) }
+	done, total, rate := get(train, trainFile, "epoch 1", "graphs_done"), get(train, trainFile, "epoch 1", "graphs"), get(train, trainFile, "epoch 1", "graphs_per_second")
+	rss, ok1 := train.Value("epoch 1", "peak RSS", "kB")
+	wall, ok2 := train.Value("epoch 1", "wall", "s")
+	if !ok1 || !ok2 {
+		missing = append(missing, trainFile+": the peak RSS and wall time")
 	}
-	if err := json.Unmarshal(raw, &pre); err != nil {
-		return "", fmt.Errorf("results/peptides-preprocess/summary.json: %w", err)
-	}
-	tr, err := readTrainLog(filepath.Join(root, "results/peptides-func-cpu/train.log"))
-	if err != nil {
-		return "", err
-	}
-	c, w, f := pre.Cold, pre.Warm, pre.Featurisation
 	var b strings.Builder
 	fmt.Fprintf(&b, "- **Preprocessing** (`results/peptides-preprocess/`): `sgformer preprocess --dataset peptides-func --pe-k 16 --pe-mode reference` over all %s peptides (%s product nodes) takes %s of wall time (%.0f s of CPU), peak RSS %d MiB, and writes a %d MB cache; run again it reads and verifies the cache in %.1f s.\n",
-		thousands(c.Summary.Graphs), thousands(int(c.Summary.ProductNodes)), minSec(c.Wall), c.User+c.System, c.MaxRSS>>10, c.Summary.CacheBytes/1_000_000, w.Wall)
+		thousands(int(p("cold", "summary.graphs"))), thousands(int(p("cold", "summary.product_nodes"))), minSec(p("cold", "wall_seconds")), p("cold", "user_seconds")+p("cold", "system_seconds"),
+		int64(p("cold", "max_rss_kb"))>>10, int64(p("cold", "summary.cache_bytes"))/1_000_000, p("warm", "wall_seconds"))
 	fmt.Fprintf(&b, "- **Featurising** the %s SMILES alone takes %.1f s (%.1f µs per molecule; `go test -run '^$' -bench PeptidesFeaturize ./data/`).\n",
-		thousands(f.Molecules), f.NSPerPass/1e9, f.USPerMolecule)
+		thousands(int(p("featurisation", "molecules"))), p("featurisation", "ns_per_pass")/1e9, p("featurisation", "us_per_molecule"))
 	fmt.Fprintf(&b, "- **Training** (`results/peptides-func-cpu/`): `sgformer train --dataset peptides-func --batch-size 4`, the paper's recipe but for the batch size, on all %s training peptides, product graphs built batch by batch: %s graphs in %s, **%.3g graphs/s**, so one epoch's training steps would take about **%.1f h** (%s graphs at the measured rate, evaluation not counted); peak RSS %.1f GiB. Interrupted with Ctrl-C after %s; the paper's 200 epochs are GPU work.\n",
-		thousands(tr.total), thousands(tr.done), minSec(tr.elapsed), tr.rate, float64(tr.total)/tr.rate/3600, thousands(tr.total), float64(tr.maxRSS)/(1<<20), minSec(tr.wall))
+		thousands(int(total)), thousands(int(done)), minSec(done/rate), rate, total/rate/3600, thousands(int(total)), rss/(1<<20), minSec(wall))
+	if len(missing) > 0 {
+		return "", fmt.Errorf("no %s", strings.Join(missing, "; "))
+	}
 	return b.String(), nil
-}
-
-// trainLog is what a training log under GNU time -v says of the first epoch's progress.
-type trainLog struct {
-	done, total int
-	rate        float64 // graphs per second
-	elapsed     float64 // seconds into the epoch at the last progress line
-	wall        float64 // of the whole command
-	maxRSS      int64   // kB
-}
-
-var (
-	stepLine = regexp.MustCompile(`^epoch 1: (\d+)/(\d+) graphs  ([0-9.e+]+) graphs/s`)
-	wallLine = regexp.MustCompile(`Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([0-9.]+)$`)
-	rssLine  = regexp.MustCompile(`Maximum resident set size \(kbytes\): (\d+)$`)
-)
-
-func readTrainLog(path string) (trainLog, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return trainLog{}, err
-	}
-	defer f.Close()
-	var t trainLog
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if m := stepLine.FindStringSubmatch(line); m != nil {
-			t.done, _ = strconv.Atoi(m[1])
-			t.total, _ = strconv.Atoi(m[2])
-			t.rate, _ = strconv.ParseFloat(m[3], 64)
-			t.elapsed = float64(t.done) / t.rate
-		} else if m := wallLine.FindStringSubmatch(line); m != nil {
-			h, _ := strconv.Atoi(m[1])
-			mi, _ := strconv.Atoi(m[2])
-			s, _ := strconv.ParseFloat(m[3], 64)
-			t.wall = float64(h*3600+mi*60) + s
-		} else if m := rssLine.FindStringSubmatch(line); m != nil {
-			t.maxRSS, _ = strconv.ParseInt(m[1], 10, 64)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return t, err
-	}
-	if t.rate == 0 || t.wall == 0 || t.maxRSS == 0 {
-		return t, fmt.Errorf("%s: no progress line, wall time or peak RSS", path)
-	}
-	return t, nil
 }
 
 // minSec writes seconds as minutes and seconds.

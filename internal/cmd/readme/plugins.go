@@ -20,27 +20,21 @@ func pluginsSection(file string) func(root string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		// The parity lines' fields, in the order of their keys: package, parity, version.
-		type plugin struct{ pkg, parity, version string }
-		var plugins []*plugin
+		type plugin struct{ pkg, version, parity string }
+		var plugins []plugin
 		for _, r := range recs {
-			switch {
-			case r.Part != "parity":
-			case r.What == "package":
-				plugins = append(plugins, &plugin{pkg: r.Note})
-			case len(plugins) == 0:
-				return "", fmt.Errorf("%s: parity record %+v before a package", file, r)
-			case r.What == "parity":
-				plugins[len(plugins)-1].parity = r.Note
-			case r.What == "version":
-				plugins[len(plugins)-1].version = r.Note
+			if r.Part == "parity" && r.What == "parity" { // TestXLAParity passed (1) or failed (0)
+				if r.Labels["package"] == "" || r.Labels["version"] == "" {
+					return "", fmt.Errorf("%s: parity record %+v: want a package and a version", file, r)
+				}
+				plugins = append(plugins, plugin{r.Labels["package"], r.Labels["version"], map[bool]string{true: "pass", false: "fail"}[r.Value == 1]})
 			}
 		}
 		if len(plugins) == 0 {
 			return "", fmt.Errorf("%s: no parity records", file)
 		}
 		for _, p := range recs.Parts() {
-			if p != "parity" && !slices.ContainsFunc(plugins, func(pl *plugin) bool { return pl.pkg+" "+pl.version == p }) {
+			if p != "parity" && !slices.ContainsFunc(plugins, func(pl plugin) bool { return pl.pkg+" "+pl.version == p }) {
 				return "", fmt.Errorf("%s: part %q names no plugin of the parity records", file, p)
 			}
 		}
@@ -49,9 +43,6 @@ func pluginsSection(file string) func(root string) (string, error) {
 		b.WriteString("| XLA CPU plugin (PyPI) | TestXLAParity | ZINC training step | ZINC inference pass | square product, n = 2048 |\n|---|---|---:|---:|---:|\n")
 		var rounds int
 		for i, pl := range plugins {
-			if pl.version == "" || (pl.parity != "pass" && pl.parity != "fail") {
-				return "", fmt.Errorf("%s: parity of %q: want a version and pass or fail", file, pl.pkg)
-			}
 			name := pl.pkg + " " + pl.version
 			// A round's figure is the median of its executions.
 			train := recs.Values(name, "BenchmarkZINCTrainStep/sparse", "median_ms/op")

@@ -26,8 +26,8 @@ func writeRecords(t *testing.T, path, body string) {
 func TestPluginsSection(t *testing.T) {
 	const file = "p.jsonl"
 	good := `== parity
-{"package":"a-cpu","version":"1.0","parity":"pass"}
-{"package":"b-cpu","version":"2.0","parity":"fail"}
+{"package":"a-cpu","version":"1.0","parity":true}
+{"package":"b-cpu","version":"2.0","parity":false}
 == a-cpu 1.0
 BenchmarkZINCTrainStep/sparse-2 8 2000000000 ns/op 2000 host_ms/op 1900 median_ms/op
 BenchmarkZINCInference/sparse-2 8 400000000 ns/op 400 host_ms/op 410 median_ms/op

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/sgformer/sgformer/internal/record"
 )
 
 // category is a kind of code CPU samples fall in, and the words the table gives it.
@@ -21,77 +23,68 @@ var profileCategories = []category{
 	{"other", "other"},
 }
 
-// profileSection renders scripts/profile-xla-cpu.sh's output: for the ZINC training step and
+// profileSection renders scripts/profile-xla-cpu.sh's records: for the ZINC training step and
 // inference pass on xla:cpu, the share of CPU samples in each kind of code over steady
 // executions, the step's matrix products one by one beside the backend's peak, and the census of
 // the instructions of the programs XLA compiled for the step and the pass.
 func profileSection(file string) func(root string) (string, error) {
 	return func(root string) (string, error) {
-		header, parts, err := readParts(filepath.Join(root, file))
+		recs, err := record.Read(filepath.Join(root, file))
 		if err != nil {
 			return "", err
 		}
 		type column struct {
-			seconds    float64
-			executions float64
-			hz         float64
-			samples    map[string]float64
-			total      float64 // of samples
+			seconds, executions, hz float64
+			samples                 map[string]float64
+			total                   float64 // of samples
 		}
 		columns := map[string]*column{}
-		var census []map[string]any
+		for _, part := range []string{"TrainStep", "Inference"} {
+			ns, ok1 := recs.Value(part, "BenchmarkZINC"+part+"/sparse", "ns/op")
+			executions, ok2 := recs.Value(part, "executions", "")
+			hz, ok3 := recs.Value(part, "hz", "")
+			if !ok1 || !ok2 || !ok3 {
+				return "", fmt.Errorf("%s: %s: want its benchmark line and its JSON line", file, part)
+			}
+			c := &column{seconds: ns / 1e9, executions: executions, hz: hz, samples: map[string]float64{}}
+			for _, r := range recs.Where(func(r record.Record) bool { return r.Part == part && strings.HasPrefix(r.What, "samples.") }) {
+				k := strings.TrimPrefix(r.What, "samples.")
+				if !slices.ContainsFunc(profileCategories, func(c category) bool { return c.key == k }) {
+					return "", fmt.Errorf("%s: %s: unknown category %q", file, part, k)
+				}
+				c.samples[k] = r.Value
+				c.total += r.Value
+			}
+			if c.total == 0 || c.executions == 0 || c.hz == 0 {
+				return "", fmt.Errorf("%s: %s: no samples", file, part)
+			}
+			columns[part] = c
+		}
 		products := map[string]map[string]float64{} // product → its output width → GFLOP/s
 		var peak float64
-		for _, p := range parts {
-			switch p.name {
-			case "TrainStep", "Inference":
-				if len(p.bench) != 1 || len(p.records) != 1 {
-					return "", fmt.Errorf("%s: %s: want one benchmark line and one JSON line", file, p.name)
+		for _, r := range recs.Where(func(r record.Record) bool { return r.Part == "products" && r.Unit == "GFLOP/s" }) {
+			switch f := strings.Split(r.What, "/"); { // "BenchmarkProducts/96x32/x·W", "BenchmarkMatMul/2048"
+			case len(f) == 3 && f[0] == "BenchmarkProducts":
+				if products[f[2]] == nil {
+					products[f[2]] = map[string]float64{}
 				}
-				c := &column{seconds: p.bench[0].seconds, samples: map[string]float64{}}
-				r := p.records[0]
-				c.executions, _ = r["executions"].(float64)
-				c.hz, _ = r["hz"].(float64)
-				s, _ := r["samples"].(map[string]any)
-				for k, v := range s {
-					n, _ := v.(float64)
-					if !slices.ContainsFunc(profileCategories, func(c category) bool { return c.key == k }) {
-						return "", fmt.Errorf("%s: %s: unknown category %q", file, p.name, k)
-					}
-					c.samples[k] = n
-					c.total += n
-				}
-				if c.total == 0 || c.executions == 0 || c.hz == 0 {
-					return "", fmt.Errorf("%s: %s: no samples", file, p.name)
-				}
-				columns[p.name] = c
-			case "products":
-				for _, r := range p.bench { // "Products/96x32/x·W", "MatMul/2048"
-					f := strings.Split(r.name, "/")
-					switch {
-					case len(f) == 3 && f[0] == "Products":
-						if products[f[2]] == nil {
-							products[f[2]] = map[string]float64{}
-						}
-						products[f[2]][f[1]] = r.metrics["GFLOP/s"]
-					case f[0] == "MatMul":
-						peak = max(peak, r.metrics["GFLOP/s"])
-					}
-				}
-			case "census":
-				for _, m := range p.records {
-					if name, _ := m["module"].(string); strings.HasPrefix(name, "Trainer") || strings.Contains(name, "benchInference") {
-						census = append(census, m)
-					}
-				}
+				products[f[2]][f[1]] = r.Value
+			case f[0] == "BenchmarkMatMul":
+				peak = max(peak, r.Value)
+			}
+		}
+		var census []record.Set // the ops of the step's program and of the pass's
+		for _, module := range modules(recs, "census") {
+			if strings.HasPrefix(module, "Trainer") || strings.Contains(module, "benchInference") {
+				census = append(census, recs.Where(func(r record.Record) bool { return r.Part == "census" && r.Labels["module"] == module }))
 			}
 		}
 		train, infer := columns["TrainStep"], columns["Inference"]
-		if train == nil || infer == nil || len(census) != 2 || len(products) != 3 || peak == 0 {
+		if len(census) != 2 || len(products) != 3 || peak == 0 {
 			return "", fmt.Errorf("%s: want the parts TrainStep, Inference, products (three, and the peak) and a census of the two programs", file)
 		}
 		var b strings.Builder
-		fmt.Fprintf(&b, "`%s` (%s):\n\n", file, strings.Join(header, "; "))
+		fmt.Fprintf(&b, "`%s` (%s):\n\n", file, provenance(recs))
 		b.WriteString("| where the CPU was, share of samples | ZINC training step | ZINC inference pass |\n|---|---:|---:|\n")
 		for _, cat := range profileCategories {
 			if train.samples[cat.key] == 0 && infer.samples[cat.key] == 0 {
@@ -113,16 +106,15 @@ func profileSection(file string) func(root string) (string, error) {
 		fmt.Fprintf(&b, "| the backend's peak: n × n by n × n, n = 512 and 2048, the faster | %.0f | |\n", peak)
 		b.WriteString("\n| program XLA compiled | instructions | fusions (generated / library) | products (dot) | gathers | scatters | copies | reductions |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
 		for _, m := range census {
-			ops, _ := m["ops"].(map[string]any)
-			n := func(k string) int { v, _ := ops[k].(float64); return int(v) }
+			n := func(k string) int { v, _ := m.Value("census", "ops."+k, ""); return int(v) }
 			total := 0
-			for k := range ops {
-				if !strings.Contains(k, ":") {
-					total += n(k)
+			for _, r := range m {
+				if op, ok := strings.CutPrefix(r.What, "ops."); ok && !strings.Contains(op, ":") {
+					total += int(r.Value)
 				}
 			}
 			name := "training step"
-			if strings.Contains(m["module"].(string), "benchInference") {
+			if strings.Contains(m[0].Labels["module"], "benchInference") {
 				name = "inference pass"
 			}
 			fmt.Fprintf(&b, "| %s | %d | %d (%d / %d) | %d | %d | %d | %d | %d |\n", name, total, n("fusion"),

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,9 +10,8 @@ import (
 // each program's instructions (not the fusion kinds, which subdivide the fusions); a category the
 // renderer does not know is an error rather than a row left out.
 func TestProfileSection(t *testing.T) {
-	const file = "p.txt"
-	profile := `# header
-== TrainStep
+	const file = "p.jsonl"
+	profile := `== TrainStep
 BenchmarkZINCTrainStep/sparse-2 10 2000000000 ns/op 2000 host_ms/op
 {"executions":8,"hz":500,"samples":{"plugin":12000,"generated":4000,"kernel":0}}
 == Inference
@@ -35,9 +33,7 @@ BenchmarkMatMul/2048-2 5 1 ns/op 190 GFLOP/s
 `
 	root := t.TempDir()
 	write := func(s string) {
-		if err := os.WriteFile(filepath.Join(root, file), []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeRecords(t, filepath.Join(root, file), s)
 	}
 	write(profile)
 	got, err := profileSection(file)(root)

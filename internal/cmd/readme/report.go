@@ -21,12 +21,12 @@ import (
 
 // The sections of docs/reproduction.md, one per table of the paper: each cell the paper's value,
 // ours where runs of its recipe exist under results/, and a status; where none exist, what the
-// runs would take, estimated from results/benchmarks/recipes.txt.
+// runs would take, estimated from results/benchmarks/recipes.jsonl.
 
 const (
 	// recipeBenchFile is what scripts/bench-recipes.sh measured: a training step and an
 	// inference batch of each recipe.
-	recipeBenchFile = "results/benchmarks/recipes.txt"
+	recipeBenchFile = "results/benchmarks/recipes.jsonl"
 	// reportSeeds is the seeds a cell takes, as scripts/repro.sh runs them.
 	reportSeeds = 3
 	// gpuHours is the CPU time above which a cell's seeds are left to a GPU: two days of the

@@ -1,16 +1,15 @@
 package main
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/sgformer/sgformer/internal/gpuresult"
+	"github.com/sgformer/sgformer/internal/record"
 )
 
 // runPiece is one of scripts/bench-runs.sh's pieces: what it runs, on what, and the paper cell
@@ -40,10 +39,10 @@ var runPieces = func() []runPiece {
 	}
 }()
 
-// runsSection renders scripts/bench-runs.sh's pieces (dir/PIECE.txt): each whole run's wall
+// runsSection renders scripts/bench-runs.sh's pieces (dir/PIECE.jsonl, records): each whole run's wall
 // time, CPU hours, peak RSS, programs compiled, steady epoch and test metric, beside the CPU
 // hours the reproduction plan estimates for the same run from one step
-// (results/benchmarks/recipes.txt); a piece not run yet is said so.
+// (results/benchmarks/recipes.jsonl); a piece not run yet is said so.
 func runsSection(dir string) func(root string) (string, error) {
 	return func(root string) (string, error) {
 		rc, err := newReportContext(root)
@@ -59,8 +58,8 @@ func runsSection(dir string) func(root string) (string, error) {
 					estimate = strconv.FormatFloat(e.epoch()*float64(pc.epochs)/3600, 'f', 2, 64)
 				}
 			}
-			file := filepath.Join(dir, pc.name+".txt")
-			header, parts, err := readParts(filepath.Join(root, file))
+			file := filepath.Join(dir, pc.name+".jsonl")
+			recs, err := record.Read(filepath.Join(root, file))
 			if errors.Is(err, fs.ErrNotExist) {
 				fmt.Fprintf(&b, "| %s | %s | not run yet | | | | | | %s |\n", pc.run, pc.runner, estimate)
 				continue
@@ -68,30 +67,32 @@ func runsSection(dir string) func(root string) (string, error) {
 			if err != nil {
 				return "", err
 			}
-			if len(parts) != 1 || parts[0].name != pc.name {
+			if parts := recs.Parts(); len(parts) != 1 || parts[0] != pc.name {
 				return "", fmt.Errorf("%s: want one part, %q", file, pc.name)
 			}
-			p := parts[0]
-			fmt.Fprintf(&headers, "- `%s`: %s\n", file, strings.Join(header, "; "))
-			if p.failed != "" || p.wall == 0 {
-				fmt.Fprintf(&b, "| %s | %s | failed (%s) | | | | | | %s |\n", pc.run, pc.runner, cmp.Or(p.failed, "no time line"), estimate)
+			fmt.Fprintf(&headers, "- `%s`: %s\n", file, provenance(recs))
+			wall, ok := recs.Value(pc.name, "wall", "s")
+			if code, failed := recs.Value(pc.name, "exit status", ""); failed || !ok {
+				why := "no time line"
+				if failed {
+					why = fmt.Sprintf("exit status %.0f", code)
+				}
+				fmt.Fprintf(&b, "| %s | %s | failed (%s) | | | | | | %s |\n", pc.run, pc.runner, why, estimate)
 				continue
 			}
-			cpu, err := strconv.ParseFloat(strings.TrimSuffix(p.cpu, "%"), 64)
-			if err != nil {
-				return "", fmt.Errorf("%s: CPU %q: %w", file, p.cpu, err)
-			}
-			steady, err := runEpoch(p)
+			cpu, _ := recs.Value(pc.name, "CPU", "%")
+			rss, _ := recs.Value(pc.name, "peak RSS", "kB")
+			steady, err := runEpoch(recs, pc.name)
 			if err != nil {
 				return "", fmt.Errorf("%s: %w", file, err)
 			}
 			programs := "—"
-			if n, ok := p.summary["programs"].(float64); ok {
-				s, _ := p.summary["compile_seconds"].(float64)
+			if n, ok := recs.Value(pc.name, "programs", ""); ok {
+				s, _ := recs.Value(pc.name, "compile_seconds", "")
 				programs = fmt.Sprintf("%.0f (%.0f s)", n, s)
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %.2f | %.1f GiB | %s | %s | %s | %s |\n", pc.run, pc.runner, minutes(p.wall),
-				p.wall*cpu/100/3600, p.rssKB/(1<<20), programs, steady, testMetric(p), estimate)
+			fmt.Fprintf(&b, "| %s | %s | %s | %.2f | %.1f GiB | %s | %s | %s | %s |\n", pc.run, pc.runner, minutes(wall),
+				wall*cpu/100/3600, rss/(1<<20), programs, steady, testMetric(recs, pc.name), estimate)
 		}
 		b.WriteString("\nWall and CPU from GNU time over the whole command (data loading, preprocessing, compilation, " +
 			"every epoch's training and evaluation, checkpoints), each run from an empty compile cache. " +
@@ -108,39 +109,32 @@ func runsSection(dir string) func(root string) (string, error) {
 // runEpoch is a whole run's typical epoch in seconds, formatted: the median of its epochs that
 // compiled no program (steadyEpoch), else of all its epochs (a run that does not count programs,
 // or a one-epoch run); PyTorch Geometric's epoch, training and test.
-func runEpoch(p *part) (string, error) {
-	secs := strings.Fields(p.epochs)
-	if steady, err := steadyEpoch(slices.Clone(secs), p.programs); err != nil || steady != "" {
+func runEpoch(recs record.Set, part string) (string, error) {
+	secs := recs.Values(part, "epoch seconds", "")
+	if _, steady, err := steadyEpoch(secs, recs.Values(part, "epoch programs", "")); err != nil || steady != "" {
 		return steady + " s", err
 	}
-	var all []float64
-	for _, f := range secs {
-		s, err := strconv.ParseFloat(f, 64)
-		if err != nil {
-			return "", fmt.Errorf("epoch seconds %q: %w", f, err)
-		}
-		all = append(all, s)
-	}
-	if len(all) == 0 { // PyTorch Geometric's summary
-		train, ok := p.summary["train_seconds_median"].(float64)
+	if len(secs) == 0 { // PyTorch Geometric's summary
+		train, ok := recs.Value(part, "train_seconds_median", "")
 		if !ok {
 			return "", errors.New("no epoch seconds")
 		}
-		test, _ := p.summary["test_seconds_median"].(float64)
-		all = []float64{train + test}
+		test, _ := recs.Value(part, "test_seconds_median", "")
+		secs = []float64{train + test}
 	}
-	return fmt.Sprintf("%.1f s", gpuresult.Median(all)), nil
+	return fmt.Sprintf("%.1f s", gpuresult.Median(secs)), nil
 }
 
 // testMetric is a whole run's test metric: at the best validation epoch (the CLI, the authors'
-// code), or after its epoch (PyTorch Geometric's MAE).
-func testMetric(p *part) string {
-	metric, _ := p.summary["metric"].(string)
-	if v, ok := p.summary["test_at_best_val"].(float64); ok {
-		return fmt.Sprintf("%s %.3f", strings.Fields(metric + " ?")[0], v)
+// code), or after its last epoch (PyTorch Geometric's MAE).
+func testMetric(recs record.Set, part string) string {
+	for _, r := range recs {
+		if r.Part == part && r.What == "test_at_best_val" {
+			return fmt.Sprintf("%s %.3f", strings.Fields(r.Labels["metric"] + " ?")[0], r.Value)
+		}
 	}
-	if v, ok := p.summary["test_mae"].(float64); ok {
-		return fmt.Sprintf("mae %.3f", v)
+	if maes := recs.Values(part, "test_mae", ""); len(maes) > 0 {
+		return fmt.Sprintf("mae %.3f", maes[len(maes)-1])
 	}
 	return "—"
 }

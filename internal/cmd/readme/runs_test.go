@@ -19,9 +19,7 @@ func TestRunsSection(t *testing.T) {
 		t.Fatal(err)
 	}
 	write := func(piece, body string) {
-		if err := os.WriteFile(filepath.Join(dir, piece+".txt"), []byte("# header of "+piece+"\n== "+piece+"\n"+body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeRecords(t, filepath.Join(dir, piece+".jsonl"), "== "+piece+"\n"+body)
 	}
 	write("molesol-xla", `{"metric":"rmse","test_at_best_val":0.8862,"programs":38,"compile_seconds":164.3}
 peak RSS 1819892 kB, wall 298.36 s, CPU 156%
@@ -49,14 +47,14 @@ peak RSS 8388608 kB, wall 400 s, CPU 199%
 		"| ZINC-12k, 1 epoch | PyTorch Geometric (test set only) | 6.7 min | 0.22 | 8.0 GiB | — | 361.0 s | mae 0.810 | — |",
 		"| ZINC-12k, 1 epoch | `go` | failed (exit status 137) |",
 		"| ogbg-molesol, 100 epochs | `go` | not run yet |",
-		"- `runs/molesol-xla.txt`: header of molesol-xla",
+		"- `runs/molesol-xla.jsonl`: scripts/x.sh at abc1234; 2026-11-28T16:00Z, 2 cores, load before: 0.1 0.2 0.3",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("no %q in\n%s", want, got)
 		}
 	}
 	write("peptides-go", "peak RSS 1 kB, wall 10 s, CPU 100%\n")
-	if err := os.Rename(filepath.Join(dir, "peptides-go.txt"), filepath.Join(dir, "peptides-xla.txt")); err != nil {
+	if err := os.Rename(filepath.Join(dir, "peptides-go.jsonl"), filepath.Join(dir, "peptides-xla.jsonl")); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := runsSection("runs")(root); err == nil || !strings.Contains(err.Error(), "peptides-xla") {
