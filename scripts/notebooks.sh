@@ -8,7 +8,7 @@
 #   --save:            also write each notebook that passed, with its outputs, over the committed
 #                      one (stamped with the digest of its cells, which internal/nbcheck's
 #                      TestNotebooksSaved checks: run it after changing a notebook's cells), and
-#                      its time and peak memory into results/notebooks/NAME.json
+#                      its time and peak memory into results/notebooks/NAME.jsonl (records)
 #
 # Environment:
 #   SGFORMER_NOTEBOOKS      notebooks to run, space-separated, when no argument is given
@@ -136,7 +136,8 @@ if [ ${#notebooks[@]} -eq 0 ]; then
 fi
 
 failed=()
-load="$(cut -d' ' -f1-3 /proc/loadavg)"
+source scripts/lib/record.sh
+header=$(record_header "scripts/notebooks.sh --save") # the load before the notebooks
 for notebook in "${notebooks[@]}"; do
 	name=$(basename "$notebook" .ipynb)
 	if ! execute "$notebook" "$out"; then
@@ -148,18 +149,9 @@ for notebook in "${notebooks[@]}"; do
 		failed+=("$name")
 	elif [ "$save" = 1 ]; then
 		"$nbcheck" -save "$out/$name.ipynb" "$notebook"
-		# The run's time and memory beside it, for docs/notebooks.md (internal/cmd/readme).
-		mkdir -p results/notebooks
-		python3 - "$out/logs/$name.measure.json" "results/notebooks/$name.json" "$name" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
-			"$(date -u +%FT%TZ)" "$(nproc)" "$load" <<'EOF'
-import json, sys
-measure, dst, name, commit, date, cores, load = sys.argv[1:]
-run = {"notebook": name, **json.load(open(measure)), "commit": commit, "date": date, "cores": int(cores), "load_before": load}
-with open(dst, "w") as f:
-    json.dump(run, f)
-    f.write("\n")
-EOF
-		say "$name: outputs saved into $notebook, its time and memory into results/notebooks/$name.json"
+		# The run's time and memory beside it, records for docs/notebooks.md (internal/cmd/readme).
+		printf '%s\n== %s\n%s\n' "$header" "$name" "$(cat "$out/logs/$name.measure.json")" | record_write "results/notebooks/$name.jsonl"
+		say "$name: outputs saved into $notebook, its time and memory into results/notebooks/$name.jsonl"
 	fi
 done
 

@@ -8,7 +8,7 @@
 #                            tests on the real datasets, on XLA and the minutes-long ones
 #
 # Each stage is timed; the times are printed at the end and, with SGFORMER_TEST_TIMES=FILE,
-# written to FILE as JSON lines (docs/testing.md renders those of results/testing/).
+# written to FILE as records (internal/record; docs/testing.md renders those of results/testing/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-all}"
@@ -19,7 +19,8 @@ all | quick) ;;
   exit 2
   ;;
 esac
-load="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
+source scripts/lib/record.sh
+header=$(record_header "scripts/test.sh $mode") # the load before the stages
 began=$SECONDS
 times=()
 # stage NAME COMMAND…: runs COMMAND and records how many seconds it took.
@@ -29,20 +30,20 @@ stage() {
   "$@"
   times+=("$name $((SECONDS - start))")
 }
-# report prints the stages' times and, with SGFORMER_TEST_TIMES, writes them as JSON lines: a
-# line saying where and when, then one per stage.
+# report prints the stages' times and, with SGFORMER_TEST_TIMES, writes them as records: one
+# per stage, then the total.
 report() {
   local line
   printf '%s\n' "${times[@]}" "total $((SECONDS - began))" | awk '{ printf "%-12s %6d s\n", $1, $2 }'
   [ -n "${SGFORMER_TEST_TIMES:-}" ] || return 0
   {
-    printf '{"mode":"%s","commit":"%s","date":"%s","cores":%s,"load_before":"%s","go":"%s"}\n' \
-      "$mode" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" "$(date -u +%FT%TZ)" \
-      "$(nproc)" "$load" "$(go env GOVERSION)"
+    echo "$header"
+    echo "# setup: $(go env GOVERSION)"
+    echo "== $mode"
     for line in "${times[@]}" "total $((SECONDS - began))"; do
       printf '{"stage":"%s","seconds":%s}\n' "${line% *}" "${line##* }"
     done
-  } >"$SGFORMER_TEST_TIMES"
+  } | record_write "$SGFORMER_TEST_TIMES"
 }
 
 gofmt_check() {

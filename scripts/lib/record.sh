@@ -9,7 +9,7 @@
 # versions or settings decide its figures, then its parts ("== PART") and their measurements.
 record_header() {
 	echo "# command: $1"
-	echo "# commit: ${2:-$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!results' || echo ' with uncommitted changes')}"
+	echo "# commit: ${2:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD -- . ':!results' 2>/dev/null || echo ' with uncommitted changes')}"
 	echo "# date: $(date -u +%Y-%m-%dT%H:%MZ)"
 	echo "# machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(($(awk '/^MemTotal/ {print $2}' /proc/meminfo) >> 20)) GiB"
 	echo "# load: $(cut -d' ' -f1-3 /proc/loadavg)"

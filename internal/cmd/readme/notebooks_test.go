@@ -15,13 +15,13 @@ func TestNotebooksSection(t *testing.T) {
 	if _, err := section(root); err == nil {
 		t.Error("no runs: no error")
 	}
-	os.WriteFile(filepath.Join(dir, "01-a.json"), []byte(`{"notebook": "01-a", "seconds": 56.2, "peak_rss_mib": 812, "commit": "abc1234", "date": "2026-11-28T01:00:00Z", "cores": 2, "load_before": "1.00 0.90 0.80"}`), 0o644)
+	writeRecords(t, filepath.Join(dir, "01-a.jsonl"), "== 01-a\n"+`{"seconds": 56.2, "peak_rss_mib": 812}`+"\n")
 	got, err := section(root)
-	if err != nil || !strings.Contains(got, "| `01-a` | 56 | 812 | abc1234 | 2026-11-28T01:00:00Z | 2 | 1.00 0.90 0.80 |") {
+	if err != nil || !strings.Contains(got, "| `01-a` | 56 | 812 | abc1234 | 2026-11-28T16:00Z | 2 cores | 0.1 0.2 0.3 |") {
 		t.Errorf("section = %q, %v", got, err)
 	}
-	os.WriteFile(filepath.Join(dir, "02-b.json"), []byte(`{"notebook": "02-b", "seconds": 3}`), 0o644)
-	if _, err := section(root); err == nil || !strings.Contains(err.Error(), "02-b.json") {
+	writeRecords(t, filepath.Join(dir, "02-b.jsonl"), "== 02-b\n"+`{"seconds": 3}`+"\n")
+	if _, err := section(root); err == nil || !strings.Contains(err.Error(), "02-b.jsonl") {
 		t.Errorf("a run without its memory: %v", err)
 	}
 }
