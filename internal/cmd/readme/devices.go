@@ -179,8 +179,8 @@ func scalingSection(collectivesFile, cpuFile, gpuDir string) func(root string) (
 		}
 		var epoch float64
 		for _, r := range runTimeZINCTable.rows {
-			if r.variant == &subgraphormerPE {
-				epoch, err = strconv.ParseFloat(r.values[0].mean, 64)
+			if c := r.cells[0]; c.folder == subgraphormerPE.folder {
+				epoch, err = strconv.ParseFloat(c.value.mean, 64)
 			}
 		}
 		if epoch == 0 || err != nil {

@@ -385,16 +385,15 @@ func runTimeSection(t paperTable) func(root string) (string, error) {
 		var b strings.Builder
 		b.WriteString("| model | parameters: paper / ours (authors' count) | training epoch, s: paper (A100) / ours (CPU s) | test set inference, s: paper / ours | test metric: paper / ours |\n|---|---|---|---|---|\n")
 		for _, r := range t.rows {
-			v, dataset := r.variant, t.columns[0].dataset
-			c := paperCell{model: v.name, folder: v.folder, dataset: dataset, ratio: 1, value: r.values[2],
-				mean: float(r.values[2].mean), std: float(r.values[2].std), changes: v.changes, bench: v.benchName()}
+			c := r.cells[2] // the test metric's: the cell of the row's runs
+			dataset := c.dataset
 			params, _, err := cellParams(c)
 			if err != nil {
 				return "", err
 			}
 			ctx, cfg, err := training.BuildModel(be, specs[dataset], params)
 			if err != nil {
-				return "", fmt.Errorf("%s on %s: %w", v.name, dataset, err)
+				return "", fmt.Errorf("%s on %s: %w", c.model, dataset, err)
 			}
 			ours, theirs := model.ParameterCounts(ctx, cfg)
 			train, test := "not measured", "not measured"
@@ -414,12 +413,12 @@ func runTimeSection(t paperTable) func(root string) (string, error) {
 			if o.seeds != "—" {
 				metric += " (" + o.status + ")"
 			}
-			fmt.Fprintf(&b, "| %s | %s / %s | %s / %s | %s / %s | %s / %s |\n", v.name, r.params, count,
-				paperTime(r.values[0]), train, paperTime(r.values[1]), test, paperTime(r.values[2]), metric)
+			fmt.Fprintf(&b, "| %s | %s / %s | %s / %s | %s / %s | %s / %s |\n", c.model, r.params, count,
+				paperTime(r.cells[0].value), train, paperTime(r.cells[1].value), test, paperTime(c.value), metric)
 		}
 		fmt.Fprintf(&b, "\nOurs: the full-bag recipe of `%s` (`training.RecipeAt`; GIN and GNN-SSWL+ without PE), "+
 			"one epoch's training steps and the test set's inference batches, in CPU seconds of `%s` (section [Estimates](#estimates)); "+
-			"the test metric as in the section of its table.\n", t.columns[0].dataset, recipeBenchFile)
+			"the test metric as in the section of its table.\n", t.rows[0].cells[0].dataset, recipeBenchFile)
 		return b.String(), nil
 	}
 }
