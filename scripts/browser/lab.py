@@ -79,21 +79,24 @@ class Lab(Browser):
 
     OUTER = "document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-WindowedPanel-outer')"
 
-    def scroll_through(self, look):
+    def scroll_through(self, look, settle=0.3):
         """Scrolls the notebook from its top to its bottom, most of a screen at a time, calling look()
-        at each stop: JupyterLab keeps only the cells near the view of a long notebook in the page.
-        Stops early when look() returns True."""
+        at each stop, settle seconds after it: JupyterLab keeps only the cells near the view of a
+        long notebook in the page, and draws those it brings in a moment later. Stops early when
+        look() returns True."""
         self.js(f"{self.OUTER}.scrollTop = 0")
         for _ in range(500):
-            time.sleep(0.3)
+            time.sleep(settle)
             if look():
                 return
             if self.js(f"const o = {self.OUTER}; const t = o.scrollTop; o.scrollTop = t + 0.8 * o.clientHeight; return o.scrollTop === t"):
                 return
 
-    def closed_explorers(self):
+    def closed_explorers(self, want):
         """The explorers of the notebook that closed, each seen once: its message, and whether its
-        cell shows its figure as an image that loaded."""
+        cell shows its figure as an image that loaded. Scrolls through the notebook again, more
+        slowly, while fewer than want are seen (a cell drawn after its stop was passed; seen on
+        the Binder image's first Run All)."""
         found = {}
 
         def look():
@@ -105,8 +108,11 @@ class Lab(Browser):
                     });"""):
                 if e["text"] not in found or e["image"]:
                     found[e["text"]] = e
-        self.scroll_through(look)
-        return list(found.values())
+        for settle in (0.3, 1, 3):
+            self.scroll_through(look, settle)
+            if len(found) >= want and all(e["image"] for e in found.values()) or settle == 3:
+                return list(found.values())
+            log(f"{len(found)} of {want} closed explorers seen with their figures at {settle} s a stop; scrolling through again")
 
     def close_all(self):
         """Shuts every kernel down, through the server's REST API."""
@@ -177,7 +183,7 @@ def run_all(lab, name):
         return prompts and all(p[1:-2].isdigit() for p in prompts)
     lab.wait("every cell to finish after Run All", lab.args.run_all_timeout, finished, interval=1)
     took = time.monotonic() - began
-    closed = lab.closed_explorers()
+    closed = lab.closed_explorers(explorers)
     log(f"{name}: Run All finished in {took:.1f} s with no button pressed; explorers: {closed}")
     if len(closed) != explorers or not all("a cell below was queued" in c["text"] and c["image"] for c in closed):
         raise Failure(f"want {explorers} explorers closed because cells below were queued, each with its figure as an image; got {closed}")

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/sgformer/sgformer/internal/record"
@@ -44,18 +43,6 @@ func beforeAfterSection(file string) func(root string) (string, error) {
 		}
 		return b.String(), nil
 	}
-}
-
-// modules returns the programs XLA compiled that part's records count (their label "module"), in
-// order.
-func modules(recs record.Set, part string) []string {
-	var names []string
-	for _, r := range recs {
-		if m := r.Labels["module"]; r.Part == part && m != "" && !slices.Contains(names, m) {
-			names = append(names, m)
-		}
-	}
-	return names
 }
 
 // provenance is the contexts of the commands that measured recs, as the documents cite them.

@@ -126,3 +126,15 @@ func profileSection(file string) func(root string) (string, error) {
 		return b.String(), nil
 	}
 }
+
+// modules returns the programs XLA compiled that part's records count (their label "module"), in
+// order.
+func modules(recs record.Set, part string) []string {
+	var names []string
+	for _, r := range recs {
+		if m := r.Labels["module"]; r.Part == part && m != "" && !slices.Contains(names, m) {
+			names = append(names, m)
+		}
+	}
+	return names
+}
