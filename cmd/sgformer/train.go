@@ -267,7 +267,7 @@ func (h *hyperFlags) resumeContext(run string) (*context.Context, error) {
 	if err != nil {
 		return nil, err
 	}
-	asked, err := runHyperparameters(run)
+	asked, err := ran.Clone() // the run's, to apply the flags to
 	if err != nil {
 		return nil, err
 	}
