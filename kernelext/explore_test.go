@@ -17,6 +17,7 @@ import (
 	"github.com/sgformer/sgformer/sgformer/backend"
 	"github.com/sgformer/sgformer/sgformer/pe"
 	"github.com/sgformer/sgformer/sgformer/product"
+	"github.com/sgformer/sgformer/sgformer/task"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
@@ -412,7 +413,7 @@ func TestTrainStops(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains a model")
 	}
-	task, ctx, err := Task(training.Source{Dataset: training.Synthetic, SyntheticGraphs: 24},
+	tk, ctx, err := Task(task.Source{Dataset: task.Synthetic, SyntheticGraphs: 24},
 		map[string]any{training.ParamEpochs: 3, training.ParamBatchSize: 4})
 	if err != nil {
 		t.Fatal(err)
@@ -424,7 +425,7 @@ func TestTrainStops(t *testing.T) {
 	out := t.TempDir()
 	stop := make(chan struct{})
 	epochs := 0
-	summary, err := Train(ctx, task, training.Options{Out: out, Backend: be, Stop: stop,
+	summary, err := Train(ctx, tk, training.Options{Out: out, Backend: be, Stop: stop,
 		OnEpoch: func(training.Record) {
 			if epochs++; epochs == 1 {
 				close(stop) // the next step is the first of epoch 2

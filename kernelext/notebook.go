@@ -17,6 +17,8 @@ import (
 	"github.com/sgformer/sgformer/plots"
 	"github.com/sgformer/sgformer/sgformer/graph"
 	"github.com/sgformer/sgformer/sgformer/model"
+	"github.com/sgformer/sgformer/sgformer/recipe"
+	"github.com/sgformer/sgformer/sgformer/task"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
@@ -238,20 +240,20 @@ func datasetMolecule(name string, index int) (*Molecule, error) {
 
 // Task loads a dataset as a training task with the hyperparameters `sgformer train` would
 // use: every default (training.Defaults), the paper's recipe for the dataset
-// (training.DefaultRecipe), then changes (hyperparameter name → value). The graphs are
+// (recipe.Default), then changes (hyperparameter name → value). The graphs are
 // preprocessed in memory (no cache).
-func Task(src training.Source, changes map[string]any) (*training.Task, *context.Context, error) {
+func Task(src task.Source, changes map[string]any) (*task.Task, *context.Context, error) {
 	ctx := context.New()
 	training.Defaults(ctx)
-	ctx.SetParams(training.DefaultRecipe(src.Dataset))
+	ctx.SetParams(recipe.Default(src.Dataset))
 	ctx.SetParams(changes)
 	cfg, err := model.ReadConfig(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	task, err := training.LoadTask(src, cfg, "", nil)
+	tk, err := task.Load(src, cfg, "", nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	return task, ctx, nil
+	return tk, ctx, nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/janpfeifer/gonb/gonbui"
 	"github.com/janpfeifer/gonb/gonbui/widgets"
 
+	"github.com/sgformer/sgformer/sgformer/task"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
@@ -43,7 +44,7 @@ func (s *stopper) stop(reason string) {
 // training.ErrInterrupted with the summary of the epochs done, and the cell shows where the
 // checkpoint is and how to resume. opt's own OnEpoch, Progress and Stop still receive theirs.
 // Without a front end (nbconvert, CI) there is no button and the run goes to its end.
-func Train(ctx *context.Context, task *training.Task, opt training.Options) (*training.Summary, error) {
+func Train(ctx *context.Context, tk *task.Task, opt training.Options) (*training.Summary, error) {
 	cfg, err := training.ReadConfig(ctx)
 	if err != nil {
 		return nil, err
@@ -87,7 +88,7 @@ func Train(ctx *context.Context, task *training.Task, opt training.Options) (*tr
 	if frontEnd() {
 		stopButton(panel, stop, quit, &wg)
 	}
-	summary, err := training.Train(ctx, task, opt)
+	summary, err := training.Train(ctx, tk, opt)
 	signal.Stop(interrupt)
 	close(quit)
 	wg.Wait() // every goroutine of this call has ended, the button's included

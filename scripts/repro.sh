@@ -7,7 +7,7 @@
 #
 # TABLE is molesol-sampling (the paper's Table "molesol-sampling": GNN-SSWL+, Subgraphormer and
 # Subgraphormer + PE at sampling ratios 100 %, 50 %, 20 % and 5 %, 3 seeds each, with the
-# paper's recipe of each ratio, training.RecipeAt, which starts the weights as the authors' PyTorch
+# paper's recipe of each ratio, recipe.At, which starts the weights as the authors' PyTorch
 # code does), molbace-sampling (the same rows on ogbg-molbace: the 50 % and full-bag cells after
 # the 20 % and 5 % ones, which ran first), molesol-authors-pooling (the 5 %, 20 %
 # and 50 % cells of molesol-sampling with the authors' pooling under sampling,

@@ -6,7 +6,8 @@ import (
 	"strings"
 
 	"github.com/sgformer/sgformer/data"
-	"github.com/sgformer/sgformer/sgformer/training"
+	"github.com/sgformer/sgformer/sgformer/recipe"
+	"github.com/sgformer/sgformer/sgformer/task"
 )
 
 // sourceNames lists the datasets data.Load reads and download fetches.
@@ -18,16 +19,16 @@ func sourceNames() []string {
 	return names
 }
 
-// datasetUsage is the usage of --dataset: every dataset training.LoadTask reads.
+// datasetUsage is the usage of --dataset: every dataset task.Load reads.
 func datasetUsage() string {
-	names := training.Datasets()
-	about := map[string]string{training.Synthetic: "triangle counting on random graphs, built in", training.SyntheticFourCycles: "4-cycle counting, built in"}
+	names := task.Names()
+	about := map[string]string{task.Synthetic: "triangle counting on random graphs, built in", task.SyntheticFourCycles: "4-cycle counting, built in"}
 	for i, name := range names {
 		if a, ok := about[name]; ok {
 			names[i] = fmt.Sprintf("%s (%s)", name, a)
 		}
 	}
-	return "dataset: " + strings.Join(names, ", ") + ", or " + training.CSVPrefix + "FILE for a table of molecules (see --smiles-column, --label-columns, --task, --split)"
+	return "dataset: " + strings.Join(names, ", ") + ", or " + task.CSVPrefix + "FILE for a table of molecules (see --smiles-column, --label-columns, --task, --split)"
 }
 
 // csvFlags say how to read a table of molecules, --dataset csv:FILE (data.CSVOptions).
@@ -51,10 +52,10 @@ func (c *csvFlags) register(fs *flag.FlagSet) {
 // split drawn from seed. Missing options, and these flags given for another dataset, are
 // usage errors.
 func (c *csvFlags) options(dataset string, seed int) (*data.CSVOptions, error) {
-	if !strings.HasPrefix(dataset, training.CSVPrefix) {
+	if !strings.HasPrefix(dataset, task.CSVPrefix) {
 		for _, name := range csvFlagNames {
 			if isSet(c.fs, name) {
-				return nil, usagef("--%s is for --dataset %sFILE, a table of molecules", name, training.CSVPrefix)
+				return nil, usagef("--%s is for --dataset %sFILE, a table of molecules", name, task.CSVPrefix)
 			}
 		}
 		return nil, nil
@@ -64,8 +65,8 @@ func (c *csvFlags) options(dataset string, seed int) (*data.CSVOptions, error) {
 		opt.LabelColumns = strings.Split(c.labelColumns, ",")
 	}
 	switch {
-	case strings.TrimPrefix(dataset, training.CSVPrefix) == "":
-		return nil, usagef("--dataset %s: name the file, %sFILE", dataset, training.CSVPrefix)
+	case strings.TrimPrefix(dataset, task.CSVPrefix) == "":
+		return nil, usagef("--dataset %s: name the file, %sFILE", dataset, task.CSVPrefix)
 	case c.task == "":
 		return nil, usagef("--dataset %s needs --task regression or --task classification", dataset)
 	case c.labelColumns == "":
@@ -78,11 +79,11 @@ func (c *csvFlags) options(dataset string, seed int) (*data.CSVOptions, error) {
 }
 
 // recipeDataset is the name of the recipe for the dataset given in args (before parsing): the
-// dataset's, or for a table of molecules that of its --task (training.CSVRecipeName).
+// dataset's, or for a table of molecules that of its --task (recipe.CSVName).
 func recipeDataset(args []string) string {
-	dataset := peekFlag(args, "dataset", training.Synthetic)
-	if strings.HasPrefix(dataset, training.CSVPrefix) {
-		return training.CSVRecipeName(data.Task(peekFlag(args, "task", "")))
+	dataset := peekFlag(args, "dataset", task.Synthetic)
+	if strings.HasPrefix(dataset, task.CSVPrefix) {
+		return recipe.CSVName(data.Task(peekFlag(args, "task", "")))
 	}
 	return dataset
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/sgformer/sgformer/data"
-	"github.com/sgformer/sgformer/sgformer/training"
+	"github.com/sgformer/sgformer/sgformer/task"
 )
 
 func downloadCmd(args []string, io stdio) error {
@@ -19,7 +19,7 @@ func downloadCmd(args []string, io stdio) error {
 		return usagef("--dataset D is required")
 	}
 	if _, err := data.SourceOf(*dataset); err != nil {
-		return unknownDataset(*dataset, sourceNames(), "; "+training.Synthetic+" and "+training.SyntheticFourCycles+" are built in")
+		return unknownDataset(*dataset, sourceNames(), "; "+task.Synthetic+" and "+task.SyntheticFourCycles+" are built in")
 	}
 	if *dir == "" {
 		var err error

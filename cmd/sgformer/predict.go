@@ -19,6 +19,7 @@ import (
 	"github.com/sgformer/sgformer/internal/atomicfile"
 	"github.com/sgformer/sgformer/internal/csvfile"
 	"github.com/sgformer/sgformer/sgformer/graph"
+	"github.com/sgformer/sgformer/sgformer/task"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
@@ -306,7 +307,7 @@ func (t *tableWriter) flush() error {
 // row of another width than the header) are written with their error and reported on
 // sio.err; it is an error (exit status 1) when no row could be, or with strict when one could
 // not.
-func predictTable(p *training.Predictor, src training.Source, input, column, output, format string, strict bool, sio stdio) error {
+func predictTable(p *training.Predictor, src task.Source, input, column, output, format string, strict bool, sio stdio) error {
 	var r *csvfile.Reader
 	var err error
 	if input == "-" {

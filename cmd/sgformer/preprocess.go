@@ -17,15 +17,15 @@ import (
 	"github.com/sgformer/sgformer/sgformer/model"
 	"github.com/sgformer/sgformer/sgformer/preprocess"
 	"github.com/sgformer/sgformer/sgformer/product"
-	"github.com/sgformer/sgformer/sgformer/training"
+	"github.com/sgformer/sgformer/sgformer/task"
 )
 
 // loadDataset reads a dataset by name from dir (its default directory if empty), checking that
 // it is the published one unless noVerify, or a table of molecules read as csv says; an unknown
 // name is a usage error.
 func loadDataset(name, dir string, noVerify bool, csv *data.CSVOptions) (*data.Dataset, error) {
-	ds, err := training.LoadDataset(training.Source{Dataset: name, DataDir: dir, NoVerify: noVerify, CSV: csv})
-	if errors.As(err, new(*training.UnknownDatasetError)) {
+	ds, err := task.Dataset(task.Source{Dataset: name, DataDir: dir, NoVerify: noVerify, CSV: csv})
+	if errors.As(err, new(*task.UnknownDatasetError)) {
 		return nil, usageError{err.Error()}
 	}
 	return ds, err
@@ -40,7 +40,7 @@ func preprocessCmd(args []string, io stdio) error {
 	fs := newFlagSet("preprocess")
 	// The defaults are those sgformer train reads with the dataset's recipe: its PE and tuple
 	// order, and its cache directory.
-	name := peekFlag(args, "dataset", training.Synthetic) // train's default
+	name := peekFlag(args, "dataset", task.Synthetic) // train's default
 	recipe, err := model.ReadConfig(recipeContext(append([]string{"--dataset", name}, args...), nil))
 	if err != nil {
 		return err
@@ -72,7 +72,7 @@ func preprocessCmd(args []string, io stdio) error {
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(*out, preprocess.CacheName(training.CacheStem(ds.Name), opt))
+	path := filepath.Join(*out, preprocess.CacheName(task.CacheStem(ds.Name), opt))
 	start := time.Now()
 	var progress func(done int)
 	if term.Is(io.err) {

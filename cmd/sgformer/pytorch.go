@@ -7,7 +7,7 @@ import (
 
 	"github.com/sgformer/sgformer/sgformer/model"
 	"github.com/sgformer/sgformer/sgformer/pytorch"
-	"github.com/sgformer/sgformer/sgformer/training"
+	"github.com/sgformer/sgformer/sgformer/task"
 )
 
 // settingsList is a repeatable flag: each use adds a value.
@@ -46,7 +46,7 @@ trained with: their config/config.yaml layout, a wandb sweep file or a run's con
 	if err != nil {
 		return err
 	}
-	src := training.Source{NoVerify: noVerify}
+	src := task.Source{NoVerify: noVerify}
 	if src.Dataset, err = cfg.Dataset(); err != nil {
 		return err
 	}
@@ -55,7 +55,7 @@ trained with: their config/config.yaml layout, a wandb sweep file or a run's con
 			return err
 		}
 	}
-	ds, err := training.LoadDataset(src)
+	ds, err := task.Dataset(src)
 	if err != nil {
 		return err
 	}

@@ -25,19 +25,21 @@ import (
 	"github.com/sgformer/sgformer/sgformer/backend"
 	"github.com/sgformer/sgformer/sgformer/metrics"
 	"github.com/sgformer/sgformer/sgformer/model"
+	"github.com/sgformer/sgformer/sgformer/recipe"
+	"github.com/sgformer/sgformer/sgformer/task"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
-// dataFlags select a dataset (a training.Source, recorded in a run's training.RunFile) and
+// dataFlags select a dataset (a task.Source, recorded in a run's training.RunFile) and
 // where preprocessing caches go.
 type dataFlags struct {
-	training.Source
+	task.Source
 	CacheDir string
 	csv      csvFlags
 }
 
 func (d *dataFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&d.Dataset, "dataset", training.Synthetic, datasetUsage())
+	fs.StringVar(&d.Dataset, "dataset", task.Synthetic, datasetUsage())
 	fs.StringVar(&d.DataDir, "data-dir", "", "directory holding the dataset's files (default: $SGFORMER_DATA/FOLDER, ../shared/data/FOLDER, or where sgformer download puts them)")
 	fs.IntVar(&d.TrainSubset, "train-subset", 0, "train on the first N graphs of the training split only (0: all)")
 	fs.IntVar(&d.SyntheticGraphs, "synthetic-graphs", 300, "number of graphs of the synthetic dataset")
@@ -83,12 +85,12 @@ func usageOf(param string) string {
 }
 
 // newContext returns a context with the defaults, the recipe of the dataset at sampling ratio
-// p (training.RecipeAt), and room for flags; published tells whether the paper has that
+// p (recipe.At), and room for flags; published tells whether the paper has that
 // recipe.
 func newContext(dataset string, p float64) (ctx *context.Context, published bool) {
 	ctx = context.New()
 	training.Defaults(ctx)
-	params, published := training.RecipeAt(dataset, p)
+	params, published := recipe.At(dataset, p)
 	ctx.SetParams(params)
 	return ctx, published
 }
@@ -100,14 +102,14 @@ func recipeContext(args []string, log io.Writer) *context.Context {
 	ratio := 0.0
 	if r, err := strconv.ParseFloat(peekFlag(args, "sampling-ratio", ""), 64); err == nil {
 		ratio = r
-	} else if params := training.DefaultRecipe(dataset); params != nil {
+	} else if params := recipe.Default(dataset); params != nil {
 		ratio, _ = params[training.ParamSamplingRatio].(float64)
 	}
 	if ratio == 0 {
 		ratio = 1
 	}
 	ctx, published := newContext(dataset, ratio)
-	if !published && log != nil && training.DefaultRecipe(dataset) != nil {
+	if !published && log != nil && recipe.Default(dataset) != nil {
 		fmt.Fprintf(log, "%s: the paper publishes no recipe at sampling ratio %g; using its first recipe with that ratio\n", dataset, ratio)
 	}
 	return ctx
@@ -196,7 +198,7 @@ func (h *hyperFlags) apply(ctx *context.Context) error {
 }
 
 // sourceToResume reads the data source of the run in dir, to resume it.
-func sourceToResume(dir string) (training.Source, error) {
+func sourceToResume(dir string) (task.Source, error) {
 	src, err := training.ReadSource(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return src, fmt.Errorf("nothing to resume in %s: it holds no run (it stopped before it began, or never started); "+
@@ -430,12 +432,12 @@ func runTraining(ctx *context.Context, d *dataFlags, opt training.Options, backe
 		return nil, usageError{err.Error()}
 	}
 	c := cfg.Model
-	task, err := training.LoadTask(d.Source, c, d.CacheDir, io.err)
-	var subset *training.SubsetError
+	tk, err := task.Load(d.Source, c, d.CacheDir, io.err)
+	var subset *task.SubsetError
 	if errors.As(err, &subset) {
 		return nil, usagef("--train-subset %d: the training split has %d graphs", subset.Asked, subset.Graphs)
 	}
-	if errors.As(err, new(*training.UnknownDatasetError)) {
+	if errors.As(err, new(*task.UnknownDatasetError)) {
 		return nil, usageError{err.Error()}
 	}
 	if err != nil {
@@ -448,7 +450,7 @@ func runTraining(ctx *context.Context, d *dataFlags, opt training.Options, backe
 	stop, release := interrupts(io)
 	defer release()
 	opt.Stop = stop
-	sum, err := training.Train(ctx, task, opt)
+	sum, err := training.Train(ctx, tk, opt)
 	if errors.Is(err, training.ErrEpochsDone) {
 		return nil, usageError{err.Error()}
 	}
@@ -509,7 +511,7 @@ func peekFlag(args []string, name, def string) string {
 // loadRun loads the best checkpoint of a run with its data source and a predictor on devices
 // (ParamDevices: a number or "all"), which is checked against the backend and the run's
 // configuration before anything is compiled.
-func loadRun(run, backendName, devices string, io stdio) (*context.Context, training.Source, *training.Predictor, *training.Summary, error) {
+func loadRun(run, backendName, devices string, io stdio) (*context.Context, task.Source, *training.Predictor, *training.Summary, error) {
 	ctx, src, sum, err := training.OpenRun(run)
 	if err != nil {
 		return nil, src, nil, nil, err
@@ -558,7 +560,7 @@ func evalCmd(args []string, io stdio) error {
 	if err != nil {
 		return err
 	}
-	task, err := training.LoadTask(src, c, *cacheDir, io.err)
+	tk, err := task.Load(src, c, *cacheDir, io.err)
 	if err != nil {
 		return err
 	}
@@ -566,12 +568,12 @@ func evalCmd(args []string, io stdio) error {
 	if err != nil {
 		return err
 	}
-	result := map[string]any{"run": *run, "dataset": task.Name, "model": c.Model, "epoch": sum.BestEpoch, "metric": sum.Metric}
+	result := map[string]any{"run": *run, "dataset": tk.Name, "model": c.Model, "epoch": sum.BestEpoch, "metric": sum.Metric}
 	for _, split := range []struct {
 		name string
 		idx  []int
-	}{{"val", task.Valid}, {"test", task.Test}} {
-		if result[split.name], err = p.Evaluate(task, split.idx, metric); err != nil {
+	}{{"val", tk.Valid}, {"test", tk.Test}} {
+		if result[split.name], err = p.Evaluate(tk, split.idx, metric); err != nil {
 			return err
 		}
 	}

@@ -1,7 +1,7 @@
 // Package layering holds the test that the library's packages import one another in one
-// direction: graph → product → pe → preprocess → batch → model → training → pytorch → ablation (the
-// README's order), each only from those before it, with the dataset readers (data) and the WL
-// oracles (wl) after graph and the BREC benchmark (brec) last; that the library imports of
+// direction: graph → product → pe → preprocess → batch → model → task → training → recipe →
+// pytorch → ablation (the README's order), each only from those before it, with the dataset
+// readers (data) and the WL oracles (wl) after graph and the BREC benchmark (brec) last; that the library imports of
 // internal/ only its toolbox, which imports nothing else of the module; and that data/smiles
 // imports only the standard library.
 package layering
@@ -22,7 +22,7 @@ import (
 // import none of them, and model on may import them). The dataset readers (data) come after
 // graph, whose graphs they build, and before the packages that load datasets.
 var layers = []string{"sgformer/graph", "data", "sgformer/wl", "sgformer/product", "sgformer/pe", "sgformer/preprocess", "sgformer/batch",
-	"sgformer/metrics", "sgformer/backend", "sgformer/model", "sgformer/training", "sgformer/pytorch", "sgformer/ablation", "sgformer/brec"}
+	"sgformer/metrics", "sgformer/backend", "sgformer/model", "sgformer/task", "sgformer/training", "sgformer/recipe", "sgformer/pytorch", "sgformer/ablation", "sgformer/brec"}
 
 // layerOf returns the index of the layer that the package at path (in the module) is or lies
 // under, or -1.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/sgformer/sgformer/sgformer/backend"
 	"github.com/sgformer/sgformer/sgformer/model"
+	"github.com/sgformer/sgformer/sgformer/recipe"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
@@ -17,7 +18,7 @@ func ExampleParameterCounts() {
 		return
 	}
 	spec := model.Spec{NodeVocab: []int{119, 5, 12, 12, 10, 6, 6, 2, 2}, EdgeVocab: []int{5, 6, 2}, Tasks: 1} // OGB's molecules
-	ctx, cfg, err := training.BuildModel(be, spec, training.DefaultRecipe("ogbg-molesol"))
+	ctx, cfg, err := training.BuildModel(be, spec, recipe.Default("ogbg-molesol"))
 	if err != nil {
 		fmt.Println(err)
 		return

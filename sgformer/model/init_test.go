@@ -13,6 +13,7 @@ import (
 
 	"github.com/sgformer/sgformer/internal/xlatest"
 	"github.com/sgformer/sgformer/sgformer/model"
+	"github.com/sgformer/sgformer/sgformer/recipe"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
@@ -65,7 +66,7 @@ func TestInitPyTorch(t *testing.T) {
 		{"gin", zincSpec, map[string]any{model.ParamModel: model.GIN}, []string{"uniform"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			params := training.DefaultRecipe("ogbg-molesol")
+			params := recipe.Default("ogbg-molesol")
 			maps.Copy(params, tc.over)
 			params[model.ParamLayers] = 2
 			ctx, _ := built(t, tc.spec, params)
@@ -143,7 +144,7 @@ func TestInitPyTorch(t *testing.T) {
 // the pure-Go and the XLA backends (GoMLX's own initialisers differ between them), and
 // different for another seed.
 func TestInitPyTorchIsTheSeeds(t *testing.T) {
-	params := training.DefaultRecipe("ogbg-molesol")
+	params := recipe.Default("ogbg-molesol")
 	params[model.ParamLayers] = 1
 	start := func(ctx *context.Context) map[string][]float64 {
 		m := map[string][]float64{}

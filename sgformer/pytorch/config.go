@@ -22,6 +22,8 @@ import (
 	"github.com/sgformer/sgformer/sgformer/model"
 	"github.com/sgformer/sgformer/sgformer/preprocess"
 	"github.com/sgformer/sgformer/sgformer/product"
+	"github.com/sgformer/sgformer/sgformer/recipe"
+	"github.com/sgformer/sgformer/sgformer/task"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
@@ -157,7 +159,7 @@ func (c Config) Dataset() (string, error) {
 }
 
 // Params returns the hyperparameters of the model the configuration describes, and for
-// fine-tuning, the dataset's recipe (training.RecipeAt) with the configuration's learning rate,
+// fine-tuning, the dataset's recipe (recipe.At) with the configuration's learning rate,
 // epochs, batch size, seed and sampling. Settings this implementation does not have (another
 // attention than GATConv, linear atom or bond encoders, a normalised Laplacian, aggregations
 // other than uL, vL, vv, uG, vG) are errors that name them.
@@ -223,7 +225,7 @@ func (c Config) Params() (map[string]any, error) {
 	// The width their compute_final_embedding_dimension rounds dim_embed down to: a multiple of
 	// the aggregations times the heads.
 	ours[model.ParamHidden] = dim / len(aggs) / heads * heads * len(aggs)
-	params, _ := training.RecipeAt(dataset, ratio)
+	params, _ := recipe.At(dataset, ratio)
 	if params == nil {
 		params = map[string]any{}
 	}
@@ -346,7 +348,7 @@ var authorsDatasets = map[string]string{
 // learning rate, epochs, batch size, seed and sampling. A model their code does not have
 // (GNN-SSWL+, GIN, K-tuples, plain sum pooling, aggregations other than uL, vL, vv, uG, vG, or a
 // dataset it does not read) is an error.
-func ConfigOf(ctx *context.Context, src training.Source) (Config, error) {
+func ConfigOf(ctx *context.Context, src task.Source) (Config, error) {
 	tc, err := training.ReadConfig(ctx)
 	if err != nil {
 		return nil, err

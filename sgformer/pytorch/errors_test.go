@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/sgformer/sgformer/sgformer/pytorch"
-	"github.com/sgformer/sgformer/sgformer/training"
+	"github.com/sgformer/sgformer/sgformer/task"
 )
 
 // TestImportRefusesBadInput feeds ImportRun what users get wrong: every case is an error that
@@ -49,7 +49,7 @@ func TestImportRefusesBadInput(t *testing.T) {
 			out := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"))
 			cfg, err := pytorch.ReadConfig(tc.config, tc.set)
 			if err == nil {
-				src := training.Source{Dataset: "ogbg-molesol", Spec: ogbSpec}
+				src := task.Source{Dataset: "ogbg-molesol", Spec: ogbSpec}
 				_, err = pytorch.ImportRun(tc.model, cfg, src, be, out)
 			}
 			if err == nil {

@@ -22,6 +22,7 @@ import (
 	"github.com/sgformer/sgformer/sgformer/pe"
 	"github.com/sgformer/sgformer/sgformer/preprocess"
 	"github.com/sgformer/sgformer/sgformer/pytorch"
+	"github.com/sgformer/sgformer/sgformer/task"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
@@ -257,7 +258,7 @@ func TestExportRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			dataset, _ := cfg.Dataset()
-			src := training.Source{Dataset: dataset, Spec: f.spec}
+			src := task.Source{Dataset: dataset, Spec: f.spec}
 			run := filepath.Join(dir, "run")
 			if _, err := pytorch.ImportRun(filepath.Join("testdata", f.name+".pt"), cfg, src, be, run); err != nil {
 				t.Fatal(err)

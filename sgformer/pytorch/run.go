@@ -7,16 +7,17 @@ import (
 
 	"github.com/sgformer/sgformer/sgformer/model"
 	"github.com/sgformer/sgformer/sgformer/preprocess"
+	"github.com/sgformer/sgformer/sgformer/task"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
 // ImportRun writes the run directory out from the authors' model saved at modelPath (a
 // state_dict or a whole module, ReadStateDict) and configured by cfg: the model cfg describes
-// (Config.Params) for the data of src (whose Spec must be set: training.LoadDataset gives it),
+// (Config.Params) for the data of src (whose Spec must be set: task.Dataset gives it),
 // built on be, with the checkpoint's weights (Import), as a run before its first epoch
 // (training.NewRun) that eval, predict and train --resume accept. Nothing is written when
 // anything does not match.
-func ImportRun(modelPath string, cfg Config, src training.Source, be backends.Backend, out string) (*Report, error) {
+func ImportRun(modelPath string, cfg Config, src task.Source, be backends.Backend, out string) (*Report, error) {
 	params, err := cfg.Params()
 	if err != nil {
 		return nil, err

@@ -20,6 +20,7 @@ import (
 	"github.com/sgformer/sgformer/sgformer/batch"
 	"github.com/sgformer/sgformer/sgformer/model"
 	"github.com/sgformer/sgformer/sgformer/preprocess"
+	"github.com/sgformer/sgformer/sgformer/recipe"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
@@ -71,7 +72,7 @@ func modelConfig(b *testing.B, ctx *context.Context) model.Config {
 func zincContext(execution string) *context.Context {
 	ctx := context.New()
 	training.Defaults(ctx)
-	ctx.SetParams(training.DefaultRecipe("zinc12k"))
+	ctx.SetParams(recipe.Default("zinc12k"))
 	ctx.SetParam(model.ParamExecution, execution)
 	return ctx
 }
@@ -245,7 +246,7 @@ func BenchmarkTupleOrder(b *testing.B) {
 	for _, k := range []int{2, 3} {
 		ctx := context.New()
 		training.Defaults(ctx)
-		ctx.SetParams(training.DefaultRecipe("zinc12k"))
+		ctx.SetParams(recipe.Default("zinc12k"))
 		ctx.SetParams(map[string]any{model.ParamTupleK: k, model.ParamPEMode: string(preprocess.Exact)})
 		c := modelConfig(b, ctx)
 		var exs []batch.Example

@@ -26,10 +26,10 @@ func TestCorruptCheckpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	task := syntheticTask(t, 16, 2)
+	tk := syntheticTask(t, 16, 2)
 	run := t.TempDir()
 	ctx := newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 2})
-	if _, err := training.Train(ctx, task, training.Options{Out: run, Backend: be}); err != nil {
+	if _, err := training.Train(ctx, tk, training.Options{Out: run, Backend: be}); err != nil {
 		t.Fatal(err)
 	}
 	state := filepath.Join(run, training.CheckpointDir, "state.json")
@@ -66,13 +66,13 @@ func TestCorruptCheckpoint(t *testing.T) {
 		{"a missing variables file", func() { os.Remove(biggest) }, func() { os.WriteFile(biggest, original, 0o644) }},
 	} {
 		tc.damage()
-		_, err := training.Train(epochsContext(3), task, training.Options{Out: run, Backend: be, Resume: true})
+		_, err := training.Train(epochsContext(3), tk, training.Options{Out: run, Backend: be, Resume: true})
 		tc.repair()
 		if err == nil || !strings.Contains(err.Error(), "corrupt") || !strings.Contains(err.Error(), training.BestDir) || strings.Contains(err.Error(), "nothing to resume") {
 			t.Errorf("%s: %v", tc.name, err)
 		}
 	}
-	if _, err := training.Train(epochsContext(3), task, training.Options{Out: run, Backend: be, Resume: true}); err != nil {
+	if _, err := training.Train(epochsContext(3), tk, training.Options{Out: run, Backend: be, Resume: true}); err != nil {
 		t.Fatalf("the repaired checkpoint: %v", err)
 	}
 }
@@ -85,10 +85,10 @@ func TestInterrupt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	task := syntheticTask(t, 30, 2)
+	tk := syntheticTask(t, 30, 2)
 	params := map[string]any{training.ParamEpochs: 3, training.ParamBatchSize: 8}
 	straight := t.TempDir()
-	if _, err := training.Train(newContext(model.Subgraphormer, params), task, training.Options{Out: straight, Backend: be}); err != nil {
+	if _, err := training.Train(newContext(model.Subgraphormer, params), tk, training.Options{Out: straight, Backend: be}); err != nil {
 		t.Fatal(err)
 	}
 	run := t.TempDir()
@@ -99,7 +99,7 @@ func TestInterrupt(t *testing.T) {
 			close(stop)
 		}
 	}}
-	sum, err := training.Train(newContext(model.Subgraphormer, params), task, opt)
+	sum, err := training.Train(newContext(model.Subgraphormer, params), tk, opt)
 	if !errors.Is(err, training.ErrInterrupted) || sum == nil || sum.Epochs != 1 {
 		t.Fatalf("interrupted run: %v, %+v", err, sum)
 	}
@@ -111,7 +111,7 @@ func TestInterrupt(t *testing.T) {
 	if err != nil || json.Unmarshal(raw, &state) != nil || state.Epoch != 1 || state.Partial.Epoch != 2 || state.Partial.Graphs != 8 {
 		t.Fatalf("checkpoint after the interrupt: %s (%v)", raw, err)
 	}
-	if _, err := training.Train(context.New(), task, training.Options{Out: run, Backend: be, Resume: true}); err != nil {
+	if _, err := training.Train(context.New(), tk, training.Options{Out: run, Backend: be, Resume: true}); err != nil {
 		t.Fatal(err)
 	}
 	a, b := readRecords(t, filepath.Join(straight, training.MetricsFile)), readRecords(t, filepath.Join(run, training.MetricsFile))
@@ -133,15 +133,15 @@ func TestResumeOnOtherBackend(t *testing.T) {
 		t.Fatal(err)
 	}
 	xb := xlatest.CPU(t)
-	task := syntheticTask(t, 16, 2)
+	tk := syntheticTask(t, 16, 2)
 	run := t.TempDir()
 	ctx := newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 1})
-	if _, err := training.Train(ctx, task, training.Options{Out: run, Backend: be}); err != nil {
+	if _, err := training.Train(ctx, tk, training.Options{Out: run, Backend: be}); err != nil {
 		t.Fatal(err)
 	}
 	metrics, _ := os.ReadFile(filepath.Join(run, training.MetricsFile))
 	ctx = newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 2})
-	_, err = training.Train(ctx, task, training.Options{Out: run, Backend: xb, Resume: true})
+	_, err = training.Train(ctx, tk, training.Options{Out: run, Backend: xb, Resume: true})
 	for _, want := range []string{"trained on backend go", "on xla:cpu", "--backend go"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Fatalf("resumed on xla:cpu: %v; want %q", err, want)
@@ -151,7 +151,7 @@ func TestResumeOnOtherBackend(t *testing.T) {
 		t.Fatal("the refused resume changed the run's metrics")
 	}
 	ctx = newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 2})
-	if _, err := training.Train(ctx, task, training.Options{Out: run, Backend: be, Resume: true}); err != nil {
+	if _, err := training.Train(ctx, tk, training.Options{Out: run, Backend: be, Resume: true}); err != nil {
 		t.Fatalf("resumed on go: %v", err)
 	}
 }
@@ -166,11 +166,11 @@ func TestPyTorchStartIsTheSameOnEveryBackend(t *testing.T) {
 		t.Fatal(err)
 	}
 	xb := xlatest.CPU(t)
-	task := syntheticTask(t, 16, 2)
+	tk := syntheticTask(t, 16, 2)
 	firstLoss := func(b backends.Backend, init string) float64 {
 		run := t.TempDir()
 		ctx := newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 1, model.ParamInit: init})
-		if _, err := training.Train(ctx, task, training.Options{Out: run, Backend: b}); err != nil {
+		if _, err := training.Train(ctx, tk, training.Options{Out: run, Backend: b}); err != nil {
 			t.Fatal(err)
 		}
 		loaded, _, _, err := training.OpenRun(run)
@@ -198,18 +198,18 @@ func TestPyTorchStartIsTheSameOnEveryBackend(t *testing.T) {
 func TestResumeLoadsCompiledPrograms(t *testing.T) {
 	t.Setenv(backend.CompileCacheVar, t.TempDir())
 	be := xlatest.CPU(t)
-	task := syntheticTask(t, 16, 2)
+	tk := syntheticTask(t, 16, 2)
 	for _, init := range []string{model.GoMLXInit, model.PyTorchInit} {
 		run := t.TempDir()
 		params := map[string]any{training.ParamEpochs: 1, model.ParamInit: init}
-		if _, err := training.Train(newContext(model.Subgraphormer, params), task, training.Options{Out: run, Backend: be}); err != nil {
+		if _, err := training.Train(newContext(model.Subgraphormer, params), tk, training.Options{Out: run, Backend: be}); err != nil {
 			t.Fatal(err)
 		}
 		fresh := backend.CompileCache()
 		if fresh.Misses == 0 || fresh.Err != nil {
 			t.Fatalf("%s: the fresh run compiled nothing: %+v", init, fresh)
 		}
-		if _, err := training.Train(epochsContext(2), task, training.Options{Out: run, Backend: be, Resume: true}); err != nil {
+		if _, err := training.Train(epochsContext(2), tk, training.Options{Out: run, Backend: be, Resume: true}); err != nil {
 			t.Fatal(err)
 		}
 		recs := readRecords(t, filepath.Join(run, training.MetricsFile))

@@ -104,7 +104,7 @@ func TestBestSaveKilledAtEveryStep(t *testing.T) {
 	run := t.TempDir()
 	ctx := context.New()
 	Defaults(ctx)
-	ctx.SetParams(DefaultRecipe("synthetic"))
+	ctx.SetParams(recipeAt(t, "synthetic", 1))
 	ctx.SetParam(ParamEpochs, 1)
 	if _, err := Train(ctx, syntheticTask(t, 16, 2), Options{Out: run, Backend: be}); err != nil {
 		t.Fatal(err)

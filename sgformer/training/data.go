@@ -14,52 +14,11 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 
 	"github.com/sgformer/sgformer/sgformer/batch"
-	"github.com/sgformer/sgformer/sgformer/graph"
 	"github.com/sgformer/sgformer/sgformer/model"
 	"github.com/sgformer/sgformer/sgformer/preprocess"
 	"github.com/sgformer/sgformer/sgformer/product"
+	"github.com/sgformer/sgformer/sgformer/task"
 )
-
-// Task is a dataset ready for training: every graph preprocessed, and the standard split.
-type Task struct {
-	// Name is the dataset's name, e.g. "zinc12k".
-	Name     string
-	Examples []batch.Example
-	// Train, Valid and Test index Examples.
-	Train, Valid, Test []int
-	Spec               model.Spec
-	// Source is where the task's data came from (LoadTask), recorded with a run.
-	Source Source
-}
-
-// NewTask assembles a task from graphs, their preprocessed forms, their labels (row-major,
-// tasks per graph, NaN where missing) and the split.
-func NewTask(name string, graphs []*graph.Graph, items []preprocess.Item, labels []float64, spec model.Spec, train, valid, test []int) (*Task, error) {
-	if len(items) != len(graphs) || len(labels) != len(graphs)*spec.Tasks {
-		return nil, fmt.Errorf("training: %s: %d graphs, %d preprocessed, %d labels for %d tasks", name, len(graphs), len(items), len(labels), spec.Tasks)
-	}
-	t := &Task{Name: name, Spec: spec, Train: train, Valid: valid, Test: test, Examples: make([]batch.Example, len(graphs))}
-	for i, g := range graphs {
-		t.Examples[i] = batch.Example{Graph: g, Item: items[i], Target: labels[i*spec.Tasks : (i+1)*spec.Tasks]}
-	}
-	for _, split := range [][]int{train, valid, test} {
-		for _, i := range split {
-			if i < 0 || i >= len(graphs) {
-				return nil, fmt.Errorf("training: %s: split index %d outside [0, %d)", name, i, len(graphs))
-			}
-		}
-	}
-	return t, nil
-}
-
-// examples returns the examples of split, in its order.
-func (t *Task) examples(split []int) []batch.Example {
-	out := make([]batch.Example, len(split))
-	for i, j := range split {
-		out[i] = t.Examples[j]
-	}
-	return out
-}
 
 // Random streams: every random choice of a run is drawn from a stream fixed by the seed and
 // the epoch (or, per graph, the evaluation draw), so a run resumed from a checkpoint makes
@@ -147,7 +106,7 @@ func (b batching) withProfile(examples []batch.Example) (batching, error) {
 // epochData is the training split: one epoch of shuffled batches (next), then io.EOF until
 // the next call of start.
 type epochData struct {
-	task    *Task
+	task    *task.Task
 	batches batching
 	seed    int
 	// devices, when more than 1, is how many devices each batch is split among (prefetched's

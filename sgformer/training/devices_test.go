@@ -22,6 +22,7 @@ import (
 	"github.com/sgformer/sgformer/sgformer/backend"
 	"github.com/sgformer/sgformer/sgformer/model"
 	"github.com/sgformer/sgformer/sgformer/preprocess"
+	"github.com/sgformer/sgformer/sgformer/task"
 )
 
 // partition's parts are contiguous, non-empty when there are enough items, and their largest
@@ -77,14 +78,14 @@ func TestPartition(t *testing.T) {
 // A batch of fewer graphs than devices (an epoch's last) is split into one graph per device
 // and empty blocks (where each block ends says so), all of one shape, with as many graph slots as a full batch has graphs.
 func TestBuildShardsFewGraphs(t *testing.T) {
-	task := syntheticTask(t, 20, 3)
-	cfg, err := ReadConfig(devicesContext(nil))
+	tk := syntheticTask(t, 20, 3)
+	cfg, err := ReadConfig(devicesContext(t, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := newBatching(cfg, task.Spec)
+	b := newBatching(cfg, tk.Spec)
 	rng := rand.New(rand.NewPCG(1, 1))
-	inputs, labels, ends, err := b.buildShards(task.examples(task.Train[:2]), 4, func(int) *rand.Rand { return rng }, rng)
+	inputs, labels, ends, err := b.buildShards(tk.Select(tk.Train[:2]), 4, func(int) *rand.Rand { return rng }, rng)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +172,7 @@ func TestResolveDevices(t *testing.T) {
 
 // syntheticTask is the synthetic counting task of count graphs, preprocessed with k PE columns
 // (the external tests call it as SyntheticTask, export_test.go).
-func syntheticTask(t testing.TB, count, k int) *Task {
+func syntheticTask(t testing.TB, count, k int) *task.Task {
 	t.Helper()
 	ds, err := data.Synthetic(data.Triangles, count, 3)
 	if err != nil {
@@ -181,20 +182,21 @@ func syntheticTask(t testing.TB, count, k int) *Task {
 	if err != nil {
 		t.Fatal(err)
 	}
-	task, err := NewTask(ds.Name, ds.Graphs, items, ds.Labels, model.Spec{NodeVocab: ds.NodeVocab, EdgeVocab: ds.EdgeVocab, Tasks: 1}, ds.Split.Train, ds.Split.Valid, ds.Split.Test)
+	tk, err := task.New(ds.Name, ds.Graphs, items, ds.Labels, model.Spec{NodeVocab: ds.NodeVocab, EdgeVocab: ds.EdgeVocab, Tasks: 1}, ds.Split.Train, ds.Split.Valid, ds.Split.Test)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return task
+	return tk
 }
 
 // devicesContext is the synthetic task's recipe with params: the model runs with sampling (so
 // that its random draws are exercised), batches of 8 graphs, no dropout (whose random numbers
 // the backend draws per device).
-func devicesContext(params map[string]any) *context.Context {
+func devicesContext(t testing.TB, params map[string]any) *context.Context {
+	t.Helper()
 	ctx := context.New()
 	Defaults(ctx)
-	ctx.SetParams(DefaultRecipe("synthetic"))
+	ctx.SetParams(recipeAt(t, "synthetic", 1))
 	ctx.SetParams(map[string]any{ParamBatchSize: 8, ParamSamplingRatio: 0.5, ParamEvalSamples: 2, model.ParamDropout: 0.0})
 	ctx.SetParams(params)
 	return ctx
@@ -202,14 +204,14 @@ func devicesContext(params map[string]any) *context.Context {
 
 // startDevicesModel creates the variables of the model ctx configures from its seed, as Train
 // does, and returns its configuration: the same weights whatever the number of devices.
-func startDevicesModel(t *testing.T, be backends.Backend, task *Task, ctx *context.Context) Config {
+func startDevicesModel(t *testing.T, be backends.Backend, tk *task.Task, ctx *context.Context) Config {
 	t.Helper()
 	cfg, err := ReadConfig(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx.SetParam(context.ParamInitialSeed, int64(cfg.Seed)+1)
-	if err := startModel(ctx, be, task.Spec, cfg); err != nil {
+	if err := startModel(ctx, be, tk.Spec, cfg); err != nil {
 		t.Fatal(err)
 	}
 	return cfg
@@ -218,14 +220,14 @@ func startDevicesModel(t *testing.T, be backends.Backend, task *Task, ctx *conte
 // firstStep returns the loss of the first training batch of the run ctx configures, split
 // among devices, and the gradient of every trainable variable (by name), as the training
 // step computes them before its update.
-func firstStep(t *testing.T, be backends.Backend, task *Task, ctx *context.Context, devices int) (float64, map[string][]float64) {
+func firstStep(t *testing.T, be backends.Backend, tk *task.Task, ctx *context.Context, devices int) (float64, map[string][]float64) {
 	t.Helper()
-	cfg := startDevicesModel(t, be, task, ctx)
-	batches, err := newBatching(cfg, task.Spec).withProfile(task.examples(task.Train))
+	cfg := startDevicesModel(t, be, tk, ctx)
+	batches, err := newBatching(cfg, tk.Spec).withProfile(tk.Select(tk.Train))
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &epochData{task: task, batches: batches, seed: cfg.Seed, devices: devices}
+	d := &epochData{task: tk, batches: batches, seed: cfg.Seed, devices: devices}
 	if devices > 1 {
 		if d.sharding, err = newSharding(devices); err != nil {
 			t.Fatal(err)
@@ -240,7 +242,7 @@ func firstStep(t *testing.T, be backends.Backend, task *Task, ctx *context.Conte
 	if err != nil {
 		t.Fatal(err)
 	}
-	fn := model.New(task.Spec, cfg.Model)
+	fn := model.New(tk.Spec, cfg.Model)
 	var vars []*context.Variable
 	for v := range ctx.IterVariables() {
 		if v.Trainable {
@@ -324,13 +326,13 @@ func TestDevicesFirstStep(t *testing.T) {
 	if be.NumDevices() < 4 {
 		t.Skipf("XLA's CPU plugin has %d device(s) here, the test wants 4 (XLA_FLAGS=--xla_force_host_platform_device_count=4)", be.NumDevices())
 	}
-	task := syntheticTask(t, 40, 3)
+	tk := syntheticTask(t, 40, 3)
 	for _, name := range []string{model.Subgraphormer, model.GIN} {
 		params := map[string]any{model.ParamModel: name}
-		wantLoss, want := firstStep(t, be, task, devicesContext(params), 1)
+		wantLoss, want := firstStep(t, be, tk, devicesContext(t, params), 1)
 		for _, devices := range []int{2, 4} {
 			t.Run(fmt.Sprintf("%s/%d", name, devices), func(t *testing.T) {
-				loss, grads := firstStep(t, be, task, devicesContext(params), devices)
+				loss, grads := firstStep(t, be, tk, devicesContext(t, params), devices)
 				if math.Abs(loss-wantLoss) > deviceLossTol*math.Abs(wantLoss) {
 					t.Errorf("loss %v, on one device %v", loss, wantLoss)
 				}
@@ -373,17 +375,17 @@ func TestDevicesTraining(t *testing.T) {
 		t.Skipf("XLA's CPU plugin has %d device(s) here, the test wants 4 (XLA_FLAGS=--xla_force_host_platform_device_count=4)", be.NumDevices())
 	}
 	const tol = 1e-3
-	task := syntheticTask(t, 40, 3) // 32 training graphs: 4 batches of 8
+	tk := syntheticTask(t, 40, 3) // 32 training graphs: 4 batches of 8
 	params := map[string]any{ParamEpochs: 5, model.ParamModel: model.Subgraphormer, ParamSamplingRatio: 1.0}
 	train := func(devices string, opt Options) []Record {
 		t.Helper()
-		ctx := devicesContext(params)
+		ctx := devicesContext(t, params)
 		if opt.Resume { // the checkpoint's hyperparameters, on devices
 			ctx = context.New()
 		}
 		ctx.SetParam(ParamDevices, devices)
 		opt.Backend = be
-		if _, err := Train(ctx, task, opt); err != nil {
+		if _, err := Train(ctx, tk, opt); err != nil {
 			t.Fatalf("%s devices: %v", devices, err)
 		}
 		recs, err := ReadRecords(filepath.Join(opt.Out, MetricsFile))
@@ -431,18 +433,18 @@ func TestDevicesPredict(t *testing.T) {
 	if be.NumDevices() < 4 {
 		t.Skipf("XLA's CPU plugin has %d device(s) here, the test wants 4 (XLA_FLAGS=--xla_force_host_platform_device_count=4)", be.NumDevices())
 	}
-	task := syntheticTask(t, 40, 3)
-	examples := task.examples(task.Train[:17])
+	tk := syntheticTask(t, 40, 3)
+	examples := tk.Select(tk.Train[:17])
 	for _, name := range []string{model.Subgraphormer, model.GIN} {
 		params := map[string]any{model.ParamModel: name}
 		// A fresh context per number of devices (a context's variables, once on a mesh, stay
 		// on it), started from the same seed: the same weights.
 		predict := func(devices int) ([][]float64, float64) {
 			t.Helper()
-			ctx := devicesContext(params)
+			ctx := devicesContext(t, params)
 			ctx.SetParam(ParamDevices, fmt.Sprint(devices))
-			cfg := startDevicesModel(t, be, task, ctx)
-			p, err := NewPredictor(ctx, be, task.Spec)
+			cfg := startDevicesModel(t, be, tk, ctx)
+			p, err := NewPredictor(ctx, be, tk.Spec)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -450,7 +452,7 @@ func TestDevicesPredict(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%d devices: %v", devices, err)
 			}
-			metric, err := p.Evaluate(task, task.Test, cfg.Metric)
+			metric, err := p.Evaluate(tk, tk.Test, cfg.Metric)
 			if err != nil {
 				t.Fatalf("%d devices: %v", devices, err)
 			}
@@ -488,17 +490,17 @@ func TestDevicesPredict(t *testing.T) {
 // transfer ran beside the step before), and on the host without a backend.
 func TestBatchBuiltOnTheDevice(t *testing.T) {
 	be := xlatest.CPU(t)
-	task := syntheticTask(t, 20, 3)
-	cfg, err := ReadConfig(devicesContext(nil))
+	tk := syntheticTask(t, 20, 3)
+	cfg, err := ReadConfig(devicesContext(t, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
-	batches, err := newBatching(cfg, task.Spec).withProfile(task.examples(task.Train))
+	batches, err := newBatching(cfg, tk.Spec).withProfile(tk.Select(tk.Train))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, backend := range []backends.Backend{be, nil} {
-		d := &epochData{task: task, batches: batches, seed: cfg.Seed, devices: 1, backend: backend}
+		d := &epochData{task: tk, batches: batches, seed: cfg.Seed, devices: 1, backend: backend}
 		d.start(1)
 		b, err := d.next()
 		if err != nil {

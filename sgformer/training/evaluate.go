@@ -8,6 +8,7 @@ import (
 
 	"github.com/sgformer/sgformer/sgformer/batch"
 	"github.com/sgformer/sgformer/sgformer/metrics"
+	"github.com/sgformer/sgformer/sgformer/task"
 )
 
 // evaluator measures the model after an epoch on the validation and test splits. Its Predictor
@@ -16,9 +17,9 @@ import (
 type evaluator struct {
 	ctx       *context.Context
 	backend   backends.Backend
-	task      *Task
+	cfg       Config // the run's, read once (Train)
+	task      *task.Task
 	profile   batch.Profile
-	metric    metrics.Metric
 	predictor *Predictor
 }
 
@@ -35,14 +36,14 @@ func (e *evaluator) epoch(epoch int) (valid, test float64, err error) {
 
 func (e *evaluator) evaluate(split []int) (float64, error) {
 	if e.predictor == nil {
-		p, err := NewPredictor(e.ctx, e.backend, e.task.Spec)
+		p, err := newPredictor(e.ctx, e.backend, e.task.Spec, e.cfg)
 		if err != nil {
 			return 0, err
 		}
 		p.batches.options.Profile = e.profile
 		e.predictor = p
 	}
-	return e.predictor.Evaluate(e.task, split, e.metric)
+	return e.predictor.Evaluate(e.task, split, e.cfg.Metric)
 }
 
 // compiled returns the programs evaluation built since the last call, and their seconds.

@@ -8,6 +8,8 @@ import (
 
 	"github.com/sgformer/sgformer/sgformer/backend"
 	"github.com/sgformer/sgformer/sgformer/model"
+	"github.com/sgformer/sgformer/sgformer/recipe"
+	"github.com/sgformer/sgformer/sgformer/task"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
@@ -22,21 +24,21 @@ func ExampleTrain() {
 	}
 	ctx := context.New() // GoMLX: hyperparameters and variables
 	training.Defaults(ctx)
-	ctx.SetParams(training.DefaultRecipe("synthetic"))
+	ctx.SetParams(recipe.Default("synthetic"))
 	ctx.SetParams(map[string]any{training.ParamEpochs: 2})
 	cfg, err := model.ReadConfig(ctx)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	task, err := training.LoadTask(training.Source{Dataset: "synthetic", SyntheticGraphs: 40}, cfg, "", nil)
+	tk, err := task.Load(task.Source{Dataset: "synthetic", SyntheticGraphs: 40}, cfg, "", nil)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	out, _ := os.MkdirTemp("", "example")
 	defer os.RemoveAll(out)
-	summary, err := training.Train(ctx, task, training.Options{Out: out, Backend: be})
+	summary, err := training.Train(ctx, tk, training.Options{Out: out, Backend: be})
 	if err != nil {
 		fmt.Println(err)
 		return

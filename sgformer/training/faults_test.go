@@ -35,22 +35,22 @@ func TestFullDiskDuringSave(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	task := syntheticTask(t, 16, 2)
+	tk := syntheticTask(t, 16, 2)
 	params := map[string]any{training.ParamEpochs: 3, training.ParamBatchSize: 8}
 	straight := t.TempDir()
-	if _, err := training.Train(newContext(model.Subgraphormer, params), task, training.Options{Out: straight, Backend: be}); err != nil {
+	if _, err := training.Train(newContext(model.Subgraphormer, params), tk, training.Options{Out: straight, Backend: be}); err != nil {
 		t.Fatal(err)
 	}
 	disk := tmpfs(t, 8<<20)
 	run := filepath.Join(disk, "run")
 	first := newContext(model.Subgraphormer, params)
 	first.SetParam(training.ParamEpochs, 1)
-	if _, err := training.Train(first, task, training.Options{Out: run, Backend: be}); err != nil {
+	if _, err := training.Train(first, tk, training.Options{Out: run, Backend: be}); err != nil {
 		t.Fatal(err)
 	}
 	// Fill the disk but for a few kilobytes: the next checkpoint cannot be written.
 	filler := fillDisk(t, disk, 8192)
-	_, err = training.Train(epochsContext(3), task, training.Options{Out: run, Backend: be, Resume: true})
+	_, err = training.Train(epochsContext(3), tk, training.Options{Out: run, Backend: be, Resume: true})
 	if !errors.Is(err, syscall.ENOSPC) {
 		t.Fatalf("training on a full disk: %v, want ENOSPC", err)
 	}
@@ -58,7 +58,7 @@ func TestFullDiskDuringSave(t *testing.T) {
 		t.Errorf("the failed save left %v, which keeps the disk full", left)
 	}
 	os.Remove(filler)
-	if _, err := training.Train(epochsContext(3), task, training.Options{Out: run, Backend: be, Resume: true}); err != nil {
+	if _, err := training.Train(epochsContext(3), tk, training.Options{Out: run, Backend: be, Resume: true}); err != nil {
 		t.Fatalf("resuming after the disk was freed: %v", err)
 	}
 	a, b := readRecords(t, filepath.Join(straight, training.MetricsFile)), readRecords(t, filepath.Join(run, training.MetricsFile))
@@ -106,11 +106,11 @@ func TestFullDiskFirstCheckpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	task := syntheticTask(t, 16, 2)
+	tk := syntheticTask(t, 16, 2)
 	disk := tmpfs(t, 1<<20)
 	run := filepath.Join(disk, "run")
 	fillDisk(t, disk, 16384) // room for the run's small files, not a checkpoint
-	_, err = training.Train(newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 1}), task, training.Options{Out: run, Backend: be})
+	_, err = training.Train(newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 1}), tk, training.Options{Out: run, Backend: be})
 	if !errors.Is(err, syscall.ENOSPC) {
 		t.Fatalf("training on a full disk: %v, want ENOSPC", err)
 	}

@@ -47,7 +47,7 @@ func TestGoldenK2XLA(t *testing.T) {
 // golden trains and predicts with the golden configurations on be and compares with the file
 // at path, within tol relative (0: bit for bit).
 func golden(t *testing.T, be backends.Backend, path string, tol float64) {
-	task := syntheticTask(t, 24, 3)
+	tk := syntheticTask(t, 24, 3)
 	configs := map[string]map[string]any{
 		"subgraphormer":         {model.ParamModel: model.Subgraphormer},
 		"subgraphormer-dense":   {model.ParamModel: model.Subgraphormer, model.ParamExecution: model.Dense},
@@ -62,7 +62,7 @@ func golden(t *testing.T, be backends.Backend, path string, tol float64) {
 		ctx.SetParams(params)
 		out := t.TempDir()
 		from := len(backend.Programs(0))
-		sum, err := training.Train(ctx, task, training.Options{Out: out, Backend: be})
+		sum, err := training.Train(ctx, tk, training.Options{Out: out, Backend: be})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -71,11 +71,11 @@ func golden(t *testing.T, be backends.Backend, path string, tol float64) {
 		for _, r := range readRecords(t, filepath.Join(out, training.MetricsFile)) {
 			bits = append(bits, math.Float64bits(r.TrainLoss), math.Float64bits(r.Valid), math.Float64bits(r.Test))
 		}
-		p, err := training.NewPredictor(ctx, be, task.Spec)
+		p, err := training.NewPredictor(ctx, be, tk.Spec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		pred, err := p.Predict(task.Examples[:6])
+		pred, err := p.Predict(tk.Examples[:6])
 		if err != nil {
 			t.Fatal(err)
 		}

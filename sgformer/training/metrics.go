@@ -12,6 +12,7 @@ import (
 
 	"github.com/sgformer/sgformer/internal/atomicfile"
 	"github.com/sgformer/sgformer/sgformer/model"
+	"github.com/sgformer/sgformer/sgformer/task"
 )
 
 // metricsLog writes a run's results as its epochs end: a record each in MetricsFile, and the
@@ -88,7 +89,7 @@ type Summary struct {
 	Seed          int     `json:"seed"`
 }
 
-func summarize(ctx *context.Context, task *Task, cfg Config, st *state) *Summary {
+func summarize(ctx *context.Context, task *task.Task, cfg Config, st *state) *Summary {
 	params, _ := model.ParameterCounts(ctx, cfg.Model)
 	return &Summary{Dataset: task.Name, Model: cfg.Model.Model, Metric: cfg.Metric.Name, Epochs: st.Epoch, BestEpoch: st.BestEpoch,
 		BestValid: st.BestValid, TestAtBest: st.TestAtBest, TrainSize: len(task.Train), Seconds: st.Seconds, Parameters: params,

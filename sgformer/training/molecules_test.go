@@ -1,105 +1,36 @@
 package training_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/gomlx/gomlx/backends"
 
-	"github.com/sgformer/sgformer/data"
 	"github.com/sgformer/sgformer/internal/shareddata"
 	"github.com/sgformer/sgformer/internal/xlatest"
 	"github.com/sgformer/sgformer/sgformer/backend"
 	"github.com/sgformer/sgformer/sgformer/graph"
 	"github.com/sgformer/sgformer/sgformer/model"
 	"github.com/sgformer/sgformer/sgformer/preprocess"
+	"github.com/sgformer/sgformer/sgformer/recipe"
+	"github.com/sgformer/sgformer/sgformer/task"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
 const smallCSV = "../../data/testdata/molecules/small.csv"
 
-// A table of molecules gets ours recipe for its task: ogbg-molbace's, with L1/MAE for
-// regression and BCE/ROC-AUC for classification.
-func TestCSVRecipes(t *testing.T) {
-	molbace := training.DefaultRecipe("ogbg-molbace")
-	for _, tc := range []struct {
-		task         data.Task
-		loss, metric string
-	}{{data.Regression, "l1", "mae"}, {data.Classification, "bce", "rocauc"}} {
-		name := training.CSVRecipeName(tc.task)
-		params, published := training.RecipeAt(name, 1)
-		if !published || params[training.ParamLoss] != tc.loss || params[training.ParamMetric] != tc.metric {
-			t.Errorf("%s: loss %v, metric %v (published %v)", name, params[training.ParamLoss], params[training.ParamMetric], published)
-		}
-		for key, v := range molbace {
-			if key != training.ParamLoss && key != training.ParamMetric && !reflect.DeepEqual(params[key], v) {
-				t.Errorf("%s: %s = %v, ogbg-molbace's %v", name, key, params[key], v)
-			}
-		}
-		if p, _ := training.RecipeAt(name, 0.5); p[training.ParamSamplingRatio] != 0.5 || p[training.ParamLoss] != tc.loss {
-			t.Errorf("%s at 50 %%: %v", name, p)
-		}
-		if d := training.DefaultRecipe(name); !reflect.DeepEqual(d, params) {
-			t.Errorf("%s: default recipe %v", name, d)
-		}
-	}
-	for _, r := range training.Recipes {
-		if strings.HasPrefix(r.Dataset, "csv") {
-			t.Errorf("ours recipe %s among the paper's", r.Dataset)
-		}
-	}
-}
-
-// A table of molecules through LoadTask: its options and task names recorded in the Source,
-// the OGB vocabularies (so SMILES can be predicted), a cache named after the file; an older
-// run.json, without them, still reads.
-func TestLoadTaskCSV(t *testing.T) {
-	opt := &data.CSVOptions{SMILESColumn: "smiles", LabelColumns: []string{"logS", "active"}, Task: data.Regression, Split: data.SplitScaffold}
-	src := training.Source{Dataset: training.CSVPrefix + smallCSV, CSV: opt}
-	cache := t.TempDir()
-	var log strings.Builder
-	cfg, err := model.ReadConfig(newContext(model.Subgraphormer, map[string]any{model.ParamPEK: 2}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	task, err := training.LoadTask(src, cfg, cache, &log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(task.Examples) != 20 || len(task.Train) != 16 || task.Spec.Tasks != 2 || !slices.Equal(task.Source.LabelNames, []string{"logS", "active"}) || !task.Source.Molecules() {
-		t.Fatalf("%d examples, %d train, spec %+v, names %v", len(task.Examples), len(task.Train), task.Spec, task.Source.LabelNames)
-	}
-	if !strings.Contains(log.String(), filepath.Join(cache, "csv-small-pe2-exact.cache")) {
-		t.Errorf("log %q, want the cache csv-small-pe2-exact.cache", log.String())
-	}
-	raw, _ := json.Marshal(task.Source)
-	var back training.Source
-	if err := json.Unmarshal(raw, &back); err != nil || !reflect.DeepEqual(back.CSV, opt) || back.Dataset != src.Dataset {
-		t.Errorf("run.json round trip: %s → %+v, %v", raw, back, err)
-	}
-	if _, err := training.LoadDataset(training.Source{Dataset: training.CSVPrefix + smallCSV}); err == nil || !strings.Contains(err.Error(), "needs its columns") {
-		t.Errorf("a table without options: %v", err)
-	}
-	if _, err := training.LoadDataset(training.Source{Dataset: "qm9"}); err == nil || !strings.Contains(err.Error(), "or csv:FILE for a table of molecules") {
-		t.Errorf("unknown dataset: %v", err)
-	}
-
-	// A run.json of before the CSV options and task names.
+// A run.json of before the CSV options and task names still reads.
+func TestReadSourceBeforeCSV(t *testing.T) {
 	run := t.TempDir()
 	os.WriteFile(filepath.Join(run, training.RunFile), []byte(`{"dataset":"ogbg-molesol","spec":{"NodeVocab":[119,5,12,12,10,6,6,2,2],"EdgeVocab":[5,6,2],"Tasks":1}}`), 0o644)
 	old, err := training.ReadSource(run)
 	if err != nil || old.CSV != nil || old.LabelNames != nil || !old.Molecules() {
 		t.Errorf("old run.json: %+v, %v", old, err)
-	}
-	if (training.Source{Spec: model.Spec{NodeVocab: []int{28}, EdgeVocab: []int{4}}}).Molecules() {
-		t.Error("ZINC's encoding taken for OGB's")
 	}
 }
 
@@ -122,17 +53,17 @@ func TestPredictGraphs(t *testing.T) {
 }
 
 func testPredictGraphs(t *testing.T, be backends.Backend, ratio, tolerance float64) {
-	task := syntheticTask(t, 16, 2)
+	tk := syntheticTask(t, 16, 2)
 	ctx := newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 1, training.ParamBatchSize: 3, training.ParamSamplingRatio: ratio, training.ParamEvalSamples: 2})
-	if _, err := training.Train(ctx, task, training.Options{Out: t.TempDir(), Backend: be}); err != nil {
+	if _, err := training.Train(ctx, tk, training.Options{Out: t.TempDir(), Backend: be}); err != nil {
 		t.Fatal(err)
 	}
-	p, err := training.NewPredictor(ctx, be, task.Spec)
+	p, err := training.NewPredictor(ctx, be, tk.Spec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var gs []*graph.Graph
-	for _, ex := range task.Examples[:7] {
+	for _, ex := range tk.Examples[:7] {
 		gs = append(gs, ex.Graph)
 	}
 	bare, _ := graph.New(2, []graph.Edge{{0, 1}}, graph.Features{}, graph.Features{})
@@ -163,12 +94,12 @@ func testPredictGraphs(t *testing.T, be backends.Backend, ratio, tolerance float
 // narrower model, two epochs (one of warm-up): an epoch of the whole dataset takes hours on a
 // CPU (see the README).
 func TestTrainPeptidesFunc(t *testing.T) {
-	ds, err := training.LoadDataset(training.Source{Dataset: "peptides-func", DataDir: shareddata.Dir(t, "peptides_func")})
+	ds, err := task.Dataset(task.Source{Dataset: "peptides-func", DataDir: shareddata.Dir(t, "peptides_func")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := newContext(model.Subgraphormer, nil)
-	ctx.SetParams(training.DefaultRecipe("peptides-func"))
+	ctx.SetParams(recipe.Default("peptides-func"))
 	ctx.SetParams(map[string]any{training.ParamEpochs: 2, training.ParamWarmupEpochs: 1, model.ParamLayers: 1, model.ParamHidden: 24, training.ParamBatchSize: 4})
 	cfg, err := model.ReadConfig(ctx)
 	if err != nil {
@@ -186,7 +117,7 @@ func TestTrainPeptidesFunc(t *testing.T) {
 		t.Fatal(err)
 	}
 	spec := model.Spec{NodeVocab: ds.NodeVocab, EdgeVocab: ds.EdgeVocab, Tasks: ds.Tasks}
-	task, err := training.NewTask(ds.Name, graphs, items, labels, spec, []int{0, 1, 2, 3, 4, 5, 6, 7}, []int{8, 9}, []int{10, 11})
+	tk, err := task.New(ds.Name, graphs, items, labels, spec, []int{0, 1, 2, 3, 4, 5, 6, 7}, []int{8, 9}, []int{10, 11})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +125,7 @@ func TestTrainPeptidesFunc(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum, err := training.Train(ctx, task, training.Options{Out: t.TempDir(), Backend: be})
+	sum, err := training.Train(ctx, tk, training.Options{Out: t.TempDir(), Backend: be})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
 	"github.com/sgformer/sgformer/sgformer/model"
+	"github.com/sgformer/sgformer/sgformer/task"
 )
 
 // NewRun writes the run directory out for the model in ctx, its hyperparameters and weights
@@ -16,7 +17,7 @@ import (
 // its checkpoint and its best epoch. Eval and prediction (OpenRun) read it; Train with
 // Options.Resume trains it further, fine-tuning it, from a fresh optimizer state. A directory
 // holding a run already is refused (ErrRunExists), and one another process writes (ErrLocked).
-func NewRun(ctx *context.Context, src Source, out string) error {
+func NewRun(ctx *context.Context, src task.Source, out string) error {
 	unlock, err := lockRun(out)
 	if err != nil {
 		return err

@@ -8,6 +8,8 @@ import (
 	"github.com/sgformer/sgformer/sgformer/backend"
 	"github.com/sgformer/sgformer/sgformer/metrics"
 	"github.com/sgformer/sgformer/sgformer/model"
+	"github.com/sgformer/sgformer/sgformer/recipe"
+	"github.com/sgformer/sgformer/sgformer/task"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
@@ -20,22 +22,22 @@ func TestNewRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	task := syntheticTask(t, 24, 4)
-	params := training.DefaultRecipe("synthetic")
+	tk := syntheticTask(t, 24, 4)
+	params := recipe.Default("synthetic")
 	params[model.ParamInit] = model.PyTorchInit
-	ctx, _, err := training.BuildModel(be, task.Spec, params)
+	ctx, _, err := training.BuildModel(be, tk.Spec, params)
 	if err != nil {
 		t.Fatal(err)
 	}
 	run := filepath.Join(t.TempDir(), "run")
-	src := training.Source{Dataset: task.Name, Spec: task.Spec}
+	src := task.Source{Dataset: tk.Name, Spec: tk.Spec}
 	if err := training.NewRun(ctx, src, run); err != nil {
 		t.Fatal(err)
 	}
 	if err := training.NewRun(ctx, src, run); !errors.Is(err, training.ErrRunExists) {
 		t.Errorf("a second NewRun into %s: %v, want ErrRunExists", run, err)
 	}
-	p, err := training.NewPredictor(ctx, be, task.Spec)
+	p, err := training.NewPredictor(ctx, be, tk.Spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +45,7 @@ func TestNewRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := p.Evaluate(task, task.Test, metric)
+	want, err := p.Evaluate(tk, tk.Test, metric)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,11 +56,11 @@ func TestNewRun(t *testing.T) {
 	if sum.Epochs != 0 || sum.Model != model.Subgraphormer {
 		t.Errorf("summary %+v: want a Subgraphormer before its first epoch", sum)
 	}
-	p, err = training.NewPredictor(opened, be, task.Spec)
+	p, err = training.NewPredictor(opened, be, tk.Spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := p.Evaluate(task, task.Test, metric); err != nil || got != want {
+	if got, err := p.Evaluate(tk, tk.Test, metric); err != nil || got != want {
 		t.Fatalf("the run's test MAE %v (%v), the model it was written from %v", got, err, want)
 	}
 	resumed, _, _, err := training.OpenRun(run)
@@ -66,7 +68,7 @@ func TestNewRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	resumed.SetParam(training.ParamEpochs, 1)
-	if _, err := training.Train(resumed, task, training.Options{Out: run, Backend: be, Resume: true}); err != nil {
+	if _, err := training.Train(resumed, tk, training.Options{Out: run, Backend: be, Resume: true}); err != nil {
 		t.Fatalf("fine-tuning the written run: %v", err)
 	}
 	if recs := readRecords(t, filepath.Join(run, training.MetricsFile)); len(recs) != 1 || recs[0].Epoch != 1 {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sgformer/sgformer/sgformer/backend"
 	"github.com/sgformer/sgformer/sgformer/model"
+	"github.com/sgformer/sgformer/sgformer/task"
 )
 
 // linearModel is y = x·w + b with w [2,1] ("weights") and b [1] ("biases").
@@ -159,15 +160,15 @@ func TestCosineToZero(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	task, err := LoadTask(Source{Dataset: Synthetic, SyntheticGraphs: 12}, cfg.Model, "", nil)
+	tk, err := task.Load(task.Source{Dataset: task.Synthetic, SyntheticGraphs: 12}, cfg.Model, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := t.TempDir()
-	if _, err := Train(ctx, task, Options{Out: out, Backend: be}); err != nil {
+	if _, err := Train(ctx, tk, Options{Out: out, Backend: be}); err != nil {
 		t.Fatalf("one cosine epoch: %v", err)
 	}
-	if _, err := Train(epochsContext(2), task, Options{Out: out, Backend: be, Resume: true}); err != nil {
+	if _, err := Train(epochsContext(2), tk, Options{Out: out, Backend: be, Resume: true}); err != nil {
 		t.Fatalf("extending a finished cosine run: %v", err)
 	}
 }

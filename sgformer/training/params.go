@@ -1,7 +1,7 @@
-// Package training trains and evaluates the models of package model: the paper's recipes as
-// context hyperparameters, the epoch loop on GoMLX's train.Trainer, ReduceLROnPlateau, model
-// selection on the validation metric, per-epoch JSON lines, and atomic, exactly resumable
-// checkpoints.
+// Package training trains and evaluates the models of package model on a task (package task):
+// its hyperparameters in the context (package recipe holds the paper's values), the epoch loop
+// on GoMLX's train.Trainer, ReduceLROnPlateau, model selection on the validation metric,
+// per-epoch JSON lines, and atomic, exactly resumable checkpoints.
 //
 // Train composes a run of parts with one job each (Train's doc names them). The steps run on
 // GoMLX's train.Trainer, in a loop of the package's own (epochSteps says why not GoMLX's

@@ -20,6 +20,7 @@ import (
 	"github.com/sgformer/sgformer/sgformer/metrics"
 	"github.com/sgformer/sgformer/sgformer/model"
 	"github.com/sgformer/sgformer/sgformer/preprocess"
+	"github.com/sgformer/sgformer/sgformer/task"
 )
 
 // Predictor runs a model in inference mode. It is deterministic: the PE has the sign
@@ -49,6 +50,11 @@ func NewPredictor(ctx *context.Context, be backends.Backend, spec model.Spec) (*
 	if err != nil {
 		return nil, err
 	}
+	return newPredictor(ctx, be, spec, cfg)
+}
+
+// newPredictor is NewPredictor for the configuration cfg read from ctx.
+func newPredictor(ctx *context.Context, be backends.Backend, spec model.Spec, cfg Config) (*Predictor, error) {
 	devices, err := ResolveDevices(cfg, be)
 	if err != nil {
 		return nil, err
@@ -307,15 +313,15 @@ func (p *Predictor) check(g *graph.Graph) error {
 }
 
 // Evaluate returns the metric of the predictions for the examples split of task.
-func (p *Predictor) Evaluate(task *Task, split []int, metric metrics.Metric) (float64, error) {
-	examples := task.examples(split)
+func (p *Predictor) Evaluate(task *task.Task, split []int, metric metrics.Metric) (float64, error) {
+	examples := task.Select(split)
 	targets := make([][]float64, len(split))
 	for i, ex := range examples {
 		targets[i] = ex.Target
 	}
 	if p.batches.options.Profile == nil {
 		var err error
-		if p.batches, err = p.batches.withProfile(task.examples(task.Train)); err != nil {
+		if p.batches, err = p.batches.withProfile(task.Select(task.Train)); err != nil {
 			return 0, err
 		}
 	}

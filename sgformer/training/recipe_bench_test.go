@@ -2,6 +2,7 @@ package training
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"syscall"
 	"testing"
@@ -73,7 +74,7 @@ func BenchmarkRecipeStep(b *testing.B) {
 	}
 	loaded := map[string]*data.Dataset{}
 	first := map[string]bool{}
-	for _, r := range Recipes {
+	for _, r := range recipes {
 		if r.Dataset == "synthetic" || r.Dataset == "alchemy12k" {
 			continue
 		}
@@ -88,7 +89,8 @@ func BenchmarkRecipeStep(b *testing.B) {
 				b.Run(v, func(b *testing.B) {
 					params := r.Params
 					if v != "recipe" {
-						params = with(params, baselineChanges(v))
+						params = maps.Clone(params)
+						maps.Copy(params, baselineChanges(v))
 					}
 					benchRecipe(b, be, ds, sizes, r.Dataset, params)
 				})

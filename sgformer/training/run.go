@@ -16,6 +16,7 @@ import (
 
 	"github.com/sgformer/sgformer/sgformer/backend"
 	"github.com/sgformer/sgformer/sgformer/model"
+	"github.com/sgformer/sgformer/sgformer/task"
 )
 
 // Files of a run directory.
@@ -80,7 +81,7 @@ var ErrInterrupted = errors.New("training: interrupted")
 // schedule (schedule), the epoch's training steps on GoMLX's train.Trainer (epochSteps) and
 // what watches them after each step (stopper, progress, partialSaves), evaluation and the best epoch (evaluator, best), the checkpoints
 // (checkpointer) and the metrics file (metricsLog).
-func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
+func Train(ctx *context.Context, task *task.Task, opt Options) (*Summary, error) {
 	unlock, err := lockRun(opt.Out)
 	if err != nil {
 		return nil, err
@@ -144,7 +145,7 @@ func Train(ctx *context.Context, task *Task, opt Options) (*Summary, error) {
 // run is a training run and its parts.
 type run struct {
 	ctx      *context.Context
-	task     *Task
+	task     *task.Task
 	cfg      Config
 	out      string
 	st       *state
@@ -160,7 +161,7 @@ type run struct {
 
 // newRun prepares the run of Train: a new one, or the one in opt.Out resumed (then also the
 // epoch its checkpoint was saved within, if any); its files; its trainer; and its parts.
-func newRun(ctx *context.Context, task *Task, opt Options) (*run, *partialEpoch, error) {
+func newRun(ctx *context.Context, task *task.Task, opt Options) (*run, *partialEpoch, error) {
 	r := &run{ctx: ctx, task: task, out: opt.Out, st: &state{}, ckpt: checkpointer{ctx: ctx, out: opt.Out},
 		metrics: metricsLog{out: opt.Out}, stop: stopper{stop: opt.Stop, deadline: opt.Deadline}, programs: len(backend.Programs(0))}
 	st := r.st
@@ -205,7 +206,7 @@ func newRun(ctx *context.Context, task *Task, opt Options) (*run, *partialEpoch,
 	if err := writeJSONAtomic(filepath.Join(opt.Out, ConfigFile), params); err != nil {
 		return nil, nil, err
 	}
-	batches, err := newBatching(cfg, task.Spec).withProfile(task.examples(task.Train))
+	batches, err := newBatching(cfg, task.Spec).withProfile(task.Select(task.Train))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -235,7 +236,7 @@ func newRun(ctx *context.Context, task *Task, opt Options) (*run, *partialEpoch,
 		saves := &partialSaves{interval: opt.CheckpointInterval, data: data, save: r.savePartial}
 		saves.attach(r.steps)
 	}
-	r.eval = &evaluator{ctx: ctx, backend: opt.Backend, task: task, profile: batches.options.Profile, metric: cfg.Metric}
+	r.eval = &evaluator{ctx: ctx, backend: opt.Backend, cfg: cfg, task: task, profile: batches.options.Profile}
 	r.schedule = newSchedule(cfg, st)
 	return r, partial, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sgformer/sgformer/internal/shareddata"
 	"github.com/sgformer/sgformer/sgformer/batch"
+	"github.com/sgformer/sgformer/sgformer/task"
 )
 
 // The batch profile bounds the shapes of a run (one per size level): 30 epochs of ogbg-molesol's
@@ -19,18 +20,18 @@ func TestProfileBoundsShapes(t *testing.T) {
 	for _, ratio := range []float64{1, 0.2} {
 		ctx := context.New()
 		Defaults(ctx)
-		recipe, _ := RecipeAt("ogbg-molesol", ratio)
+		recipe := recipeAt(t, "ogbg-molesol", ratio)
 		ctx.SetParams(recipe)
 		cfg, err := ReadConfig(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		task, err := LoadTask(Source{Dataset: "ogbg-molesol", DataDir: shareddata.Dir(t, "ogbg_molesol")}, cfg.Model, t.TempDir(), nil)
+		tk, err := task.Load(task.Source{Dataset: "ogbg-molesol", DataDir: shareddata.Dir(t, "ogbg_molesol")}, cfg.Model, t.TempDir(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		plain := newBatching(cfg, task.Spec)
-		profiled, err := plain.withProfile(task.examples(task.Train))
+		plain := newBatching(cfg, tk.Spec)
+		profiled, err := plain.withProfile(tk.Select(tk.Train))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,9 +41,9 @@ func TestProfileBoundsShapes(t *testing.T) {
 			shapes, nodes := map[string]bool{}, map[int]bool{}
 			for epoch := range 30 {
 				rng := rand.New(rand.NewPCG(uint64(epoch), 1))
-				order := rng.Perm(len(task.Train))
+				order := rng.Perm(len(tk.Train))
 				for lo := 0; lo < len(order); lo += b.size {
-					exs := task.examples(order[lo:min(lo+b.size, len(order))])
+					exs := tk.Select(order[lo:min(lo+b.size, len(order))])
 					products, err := b.products(exs, func(int) *rand.Rand { return rng })
 					if err != nil {
 						t.Fatal(err)

@@ -27,6 +27,8 @@ import (
 	"github.com/sgformer/sgformer/sgformer/metrics"
 	"github.com/sgformer/sgformer/sgformer/model"
 	"github.com/sgformer/sgformer/sgformer/preprocess"
+	"github.com/sgformer/sgformer/sgformer/recipe"
+	"github.com/sgformer/sgformer/sgformer/task"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
@@ -44,7 +46,7 @@ func epochsContext(epochs int) *context.Context {
 func newContext(name string, extra map[string]any) *context.Context {
 	ctx := context.New()
 	training.Defaults(ctx)
-	ctx.SetParams(training.DefaultRecipe("synthetic"))
+	ctx.SetParams(recipe.Default("synthetic"))
 	ctx.SetParams(map[string]any{model.ParamModel: name})
 	ctx.SetParams(extra)
 	return ctx
@@ -76,7 +78,7 @@ func TestParamNames(t *testing.T) {
 	}
 }
 
-func zincTask(t testing.TB, graphs int) *training.Task {
+func zincTask(t testing.TB, graphs int) *task.Task {
 	t.Helper()
 	ds, err := data.ZINC(shareddata.Dir(t, "zinc12k"))
 	if err != nil {
@@ -91,11 +93,11 @@ func zincTask(t testing.TB, graphs int) *training.Task {
 	for i := range split {
 		split[i] = i
 	}
-	task, err := training.NewTask(ds.Name, gs, items, ds.Labels[:graphs], model.Spec{NodeVocab: ds.NodeVocab, EdgeVocab: ds.EdgeVocab, Tasks: 1}, split, split[:2], split[2:4])
+	tk, err := task.New(ds.Name, gs, items, ds.Labels[:graphs], model.Spec{NodeVocab: ds.NodeVocab, EdgeVocab: ds.EdgeVocab, Tasks: 1}, split, split[:2], split[2:4])
 	if err != nil {
 		t.Fatal(err)
 	}
-	return task
+	return tk
 }
 
 // Every model overfits a tiny training set of ZINC molecules: the training loss falls by 10×
@@ -105,14 +107,14 @@ func TestOverfit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	task := zincTask(t, 8)
+	tk := zincTask(t, 8)
 	for _, name := range []string{model.Subgraphormer, model.SSWLPlus, model.GIN} {
 		t.Run(name, func(t *testing.T) {
 			ctx := newContext(name, map[string]any{training.ParamBatchSize: 8, training.ParamEpochs: 60,
 				training.ParamLearningRate: 3e-3, training.ParamSchedule: "constant", training.ParamLoss: "mse"})
 			out := t.TempDir()
 			var seen []training.Record
-			if _, err := training.Train(ctx, task, training.Options{Out: out, Backend: be, OnEpoch: func(r training.Record) { seen = append(seen, r) }}); err != nil {
+			if _, err := training.Train(ctx, tk, training.Options{Out: out, Backend: be, OnEpoch: func(r training.Record) { seen = append(seen, r) }}); err != nil {
 				t.Fatal(err)
 			}
 			recs := readRecords(t, filepath.Join(out, training.MetricsFile))
@@ -148,11 +150,11 @@ func TestSubgraphormerBeatsGINOnCounting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	task := syntheticTask(t, 300, 4)
+	tk := syntheticTask(t, 300, 4)
 	test := map[string]float64{}
 	for _, name := range []string{model.Subgraphormer, model.GIN} {
 		ctx := newContext(name, nil) // the synthetic recipe
-		sum, err := training.Train(ctx, task, training.Options{Out: t.TempDir(), Backend: be})
+		sum, err := training.Train(ctx, tk, training.Options{Out: t.TempDir(), Backend: be})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,26 +174,26 @@ func TestResumeIsExact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	task := syntheticTask(t, 30, 4)
+	tk := syntheticTask(t, 30, 4)
 	params := map[string]any{training.ParamBatchSize: 8, training.ParamSamplingRatio: 0.5, model.ParamDropout: 0.1,
 		training.ParamPlateauPatience: 0}
 	straight := t.TempDir()
 	ctx := newContext(model.Subgraphormer, params)
 	ctx.SetParam(training.ParamEpochs, 3)
-	if _, err := training.Train(ctx, task, training.Options{Out: straight, Backend: be}); err != nil {
+	if _, err := training.Train(ctx, tk, training.Options{Out: straight, Backend: be}); err != nil {
 		t.Fatal(err)
 	}
 	// The first piece ends at a deadline already passed: after one epoch, at a checkpoint.
 	pieces := t.TempDir()
 	ctx = newContext(model.Subgraphormer, params)
 	ctx.SetParam(training.ParamEpochs, 3)
-	if sum, err := training.Train(ctx, task, training.Options{Out: pieces, Backend: be, Deadline: time.Now()}); err != nil || sum.Epochs != 1 {
+	if sum, err := training.Train(ctx, tk, training.Options{Out: pieces, Backend: be, Deadline: time.Now()}); err != nil || sum.Epochs != 1 {
 		t.Fatalf("first piece: %v, %+v", err, sum)
 	}
-	if _, err := training.Train(newContext(model.Subgraphormer, params), task, training.Options{Out: pieces, Backend: be}); err == nil || !strings.Contains(err.Error(), "already holds a run") {
+	if _, err := training.Train(newContext(model.Subgraphormer, params), tk, training.Options{Out: pieces, Backend: be}); err == nil || !strings.Contains(err.Error(), "already holds a run") {
 		t.Fatalf("training over an existing run: %v", err)
 	}
-	sum, err := training.Train(epochsContext(3), task, training.Options{Out: pieces, Backend: be, Resume: true})
+	sum, err := training.Train(epochsContext(3), tk, training.Options{Out: pieces, Backend: be, Resume: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +209,7 @@ func TestResumeIsExact(t *testing.T) {
 	if a[2].LR >= a[0].LR {
 		t.Logf("learning rate %v → %v", a[0].LR, a[2].LR)
 	}
-	if _, err := training.Train(context.New(), task, training.Options{Out: t.TempDir(), Backend: be, Resume: true}); err == nil || !strings.Contains(err.Error(), "nothing to resume") {
+	if _, err := training.Train(context.New(), tk, training.Options{Out: t.TempDir(), Backend: be, Resume: true}); err == nil || !strings.Contains(err.Error(), "nothing to resume") {
 		t.Fatalf("resuming nothing: %v", err)
 	}
 }
@@ -220,10 +222,10 @@ func TestPredictorDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	task := syntheticTask(t, 20, 4)
+	tk := syntheticTask(t, 20, 4)
 	ctx := newContext(model.Subgraphormer, map[string]any{training.ParamSamplingRatio: 0.4, training.ParamEvalSamples: 3, training.ParamEpochs: 1})
 	out := t.TempDir()
-	if _, err := training.Train(ctx, task, training.Options{Out: out, Backend: be}); err != nil {
+	if _, err := training.Train(ctx, tk, training.Options{Out: out, Backend: be}); err != nil {
 		t.Fatal(err)
 	}
 	predict := func(ratio float64, examples []batch.Example) [][]float64 {
@@ -232,7 +234,7 @@ func TestPredictorDeterministic(t *testing.T) {
 			t.Fatal(err)
 		}
 		c.SetParam(training.ParamSamplingRatio, ratio)
-		p, err := training.NewPredictor(c, be, task.Spec)
+		p, err := training.NewPredictor(c, be, tk.Spec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -242,10 +244,10 @@ func TestPredictorDeterministic(t *testing.T) {
 		}
 		return pred
 	}
-	first := task.Examples[:10]
+	first := tk.Examples[:10]
 	a, b, full := predict(0.4, first), predict(0.4, first), predict(1, first)
 	// The same graphs reversed, after others, in batches of another composition.
-	mixed := slices.Concat(task.Examples[10:15], first)
+	mixed := slices.Concat(tk.Examples[10:15], first)
 	slices.Reverse(mixed[5:])
 	c := predict(0.4, mixed)
 	differs := false
@@ -270,10 +272,10 @@ func TestManyBatchShapes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	task := syntheticTask(t, 100, 2)
+	tk := syntheticTask(t, 100, 2)
 	ctx := newContext(model.GIN, map[string]any{training.ParamBatchSize: 2, training.ParamBucket: 1.001,
 		training.ParamSamplingRatio: 0.5, training.ParamEpochs: 1, model.ParamLayers: 1, model.ParamHidden: 6})
-	if _, err := training.Train(ctx, task, training.Options{Out: t.TempDir(), Backend: be}); err != nil {
+	if _, err := training.Train(ctx, tk, training.Options{Out: t.TempDir(), Backend: be}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -298,13 +300,13 @@ func TestRunCarriesItsConfiguration(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		src := training.Source{Dataset: training.Synthetic, SyntheticGraphs: 12}
-		task, err := training.LoadTask(src, cfg, "", nil)
+		src := task.Source{Dataset: task.Synthetic, SyntheticGraphs: 12}
+		tk, err := task.Load(src, cfg, "", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		out := t.TempDir()
-		sum, err := training.Train(ctx, task, training.Options{Out: out, Backend: be})
+		sum, err := training.Train(ctx, tk, training.Options{Out: out, Backend: be})
 		if err != nil {
 			t.Fatalf("%v: %v", params, err)
 		}
@@ -322,7 +324,7 @@ func TestRunCarriesItsConfiguration(t *testing.T) {
 		if cfg2.PEMode != cfg.PEMode || cfg2.TupleK != cfg.TupleK || !slices.Equal(cfg2.Aggregations, cfg.Aggregations) || src2.Dataset != src.Dataset || src2.SyntheticGraphs != 12 {
 			t.Fatalf("%v: reloaded %+v from %+v", params, cfg2, src2)
 		}
-		task2, err := training.LoadTask(src2, cfg2, "", nil)
+		task2, err := task.Load(src2, cfg2, "", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -365,13 +367,13 @@ func TestPredictGraphWithoutEdges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	task := syntheticTask(t, 16, 2)
+	tk := syntheticTask(t, 16, 2)
 	ctx := newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 1})
 	out := t.TempDir()
-	if _, err := training.Train(ctx, task, training.Options{Out: out, Backend: be}); err != nil {
+	if _, err := training.Train(ctx, tk, training.Options{Out: out, Backend: be}); err != nil {
 		t.Fatal(err)
 	}
-	p, err := training.NewPredictor(ctx, be, task.Spec)
+	p, err := training.NewPredictor(ctx, be, tk.Spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -389,7 +391,7 @@ func TestPredictGraphWithoutEdges(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			mixed := []batch.Example{{Graph: g, Item: item, Target: []float64{0}}, task.Examples[0]}
+			mixed := []batch.Example{{Graph: g, Item: item, Target: []float64{0}}, tk.Examples[0]}
 			if _, err := p.Predict(mixed); err != nil {
 				t.Fatalf("an edgeless graph first in a batch: %v", err)
 			}
@@ -405,14 +407,14 @@ func TestProductsOnDemand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := training.Source{Dataset: training.Synthetic, SyntheticGraphs: 24}
+	src := task.Source{Dataset: task.Synthetic, SyntheticGraphs: 24}
 	for _, ratio := range []float64{0.5, 1} {
 		params := map[string]any{training.ParamEpochs: 2, training.ParamBatchSize: 8, training.ParamSamplingRatio: ratio, model.ParamHidden: 12}
 		cfg, err := model.ReadConfig(newContext(model.Subgraphormer, params))
 		if err != nil {
 			t.Fatal(err)
 		}
-		kept, err := training.LoadTask(src, cfg, "", nil)
+		kept, err := task.Load(src, cfg, "", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -433,7 +435,7 @@ func TestProductsOnDemand(t *testing.T) {
 		opt.OnDemand = true
 		restore := memory.SetLimit((full + need(opt)) / 2)
 		var log strings.Builder
-		onDemand, err := training.LoadTask(src, cfg, "", &log)
+		onDemand, err := task.Load(src, cfg, "", &log)
 		restore()
 		if err != nil {
 			t.Fatal(err)
@@ -442,9 +444,9 @@ func TestProductsOnDemand(t *testing.T) {
 			t.Fatalf("products kept (log %q)", log.String())
 		}
 		var records [2][]training.Record
-		for i, task := range []*training.Task{kept, onDemand} {
+		for i, tk := range []*task.Task{kept, onDemand} {
 			out := t.TempDir()
-			if _, err := training.Train(newContext(model.Subgraphormer, params), task, training.Options{Out: out, Backend: be}); err != nil {
+			if _, err := training.Train(newContext(model.Subgraphormer, params), tk, training.Options{Out: out, Backend: be}); err != nil {
 				t.Fatal(err)
 			}
 			records[i] = readRecords(t, filepath.Join(out, training.MetricsFile))
@@ -467,13 +469,13 @@ func TestStepLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	task := syntheticTask(t, 30, 4)
+	tk := syntheticTask(t, 30, 4)
 	var log strings.Builder
 	ctx := newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 1, training.ParamBatchSize: 8})
-	if _, err := training.Train(ctx, task, training.Options{Out: t.TempDir(), Backend: be, Log: &log, StepLogInterval: time.Nanosecond}); err != nil {
+	if _, err := training.Train(ctx, tk, training.Options{Out: t.TempDir(), Backend: be, Log: &log, StepLogInterval: time.Nanosecond}); err != nil {
 		t.Fatal(err)
 	}
-	n := len(task.Train)
+	n := len(tk.Train)
 	var lines []string
 	for _, line := range strings.Split(log.String(), "\n") {
 		if strings.HasPrefix(line, "epoch 1: ") {
@@ -494,10 +496,10 @@ func TestProgressFirstRate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	task := syntheticTask(t, 30, 4)
+	tk := syntheticTask(t, 30, 4)
 	var bar strings.Builder
 	ctx := newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 1, training.ParamBatchSize: 8})
-	if _, err := training.Train(ctx, task, training.Options{Out: t.TempDir(), Backend: be, Progress: &bar}); err != nil {
+	if _, err := training.Train(ctx, tk, training.Options{Out: t.TempDir(), Backend: be, Progress: &bar}); err != nil {
 		t.Fatal(err)
 	}
 	var graphs int
@@ -520,12 +522,12 @@ func TestProgramsCounted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	task := syntheticTask(t, 24, 2)
+	tk := syntheticTask(t, 24, 2)
 	out := t.TempDir()
-	if _, err := training.Train(newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 2}), task, training.Options{Out: out, Backend: be}); err != nil {
+	if _, err := training.Train(newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 2}), tk, training.Options{Out: out, Backend: be}); err != nil {
 		t.Fatal(err)
 	}
-	sum, err := training.Train(newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 3}), task, training.Options{Out: out, Backend: be, Resume: true})
+	sum, err := training.Train(newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 3}), tk, training.Options{Out: out, Backend: be, Resume: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -550,11 +552,11 @@ func TestDivergedStep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	task := syntheticTask(t, 40, 4)
+	tk := syntheticTask(t, 40, 4)
 	ctx := newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 2, training.ParamBatchSize: 4,
 		training.ParamLearningRate: 1e38, training.ParamSchedule: "constant"})
 	var epochs []training.Record
-	_, err = training.Train(ctx, task, training.Options{Out: t.TempDir(), Backend: be, OnEpoch: func(r training.Record) { epochs = append(epochs, r) }})
+	_, err = training.Train(ctx, tk, training.Options{Out: t.TempDir(), Backend: be, OnEpoch: func(r training.Record) { epochs = append(epochs, r) }})
 	if err == nil || !regexp.MustCompile(`^training: epoch 1: training loss (NaN|\+Inf|-Inf) at step \d+ of the epoch: the run diverged`).MatchString(err.Error()) {
 		t.Fatalf("a diverging run: %v", err)
 	}

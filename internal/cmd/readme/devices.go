@@ -13,6 +13,7 @@ import (
 
 	"github.com/sgformer/sgformer/internal/gpuresult"
 	"github.com/sgformer/sgformer/internal/record"
+	"github.com/sgformer/sgformer/sgformer/recipe"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
@@ -138,7 +139,7 @@ const zincTrainGraphs = 10000
 
 // recipeConfig returns the configuration of dataset's full-bag recipe.
 func recipeConfig(dataset string) (training.Config, error) {
-	params, _ := training.RecipeAt(dataset, 1)
+	params, _ := recipe.At(dataset, 1)
 	ctx := context.New()
 	training.Defaults(ctx)
 	ctx.SetParams(params)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/sgformer/sgformer/data"
 	"github.com/sgformer/sgformer/internal/record"
-	"github.com/sgformer/sgformer/sgformer/training"
+	"github.com/sgformer/sgformer/sgformer/recipe"
 )
 
 // What the runs of a cell would take, estimated from scripts/bench-recipes.sh's measurements
@@ -137,7 +137,7 @@ func stepSeconds(r benchResult) float64 {
 
 // firstRatio is the sampling ratio of dataset's first recipe, the one its baselines take.
 func firstRatio(dataset string) float64 {
-	for _, r := range training.Recipes {
+	for _, r := range recipe.All {
 		if r.Dataset == dataset {
 			return r.Ratio
 		}
@@ -217,9 +217,9 @@ func estimatesSection(root string) (string, error) {
 			names = append(names, strings.TrimSuffix(name, "/train"))
 		}
 	}
-	order := func(name string) (int, int) { // the order of training.Recipes, the recipe before its baselines
+	order := func(name string) (int, int) { // the order of recipe.All, the recipe before its baselines
 		parts := strings.Split(name, "/")
-		for i, r := range training.Recipes {
+		for i, r := range recipe.All {
 			if parts[0] == r.Dataset && parts[1] == fmt.Sprintf("ratio=%g", r.Ratio) {
 				if parts[2] == "recipe" {
 					return i, 0
@@ -227,7 +227,7 @@ func estimatesSection(root string) (string, error) {
 				return i, len(parts[2])
 			}
 		}
-		return len(training.Recipes), 0
+		return len(recipe.All), 0
 	}
 	slices.SortFunc(names, func(x, y string) int {
 		i, j := order(x)

@@ -23,7 +23,7 @@ import (
 var paperCSV string
 
 // A variant is a row of the paper's tables as this project trains it: the recipe of the cell's
-// dataset and sampling ratio (training.RecipeAt, the paper's best hyperparameters for
+// dataset and sampling ratio (recipe.At, the paper's best hyperparameters for
 // Subgraphormer + PE) with changes. The paper gives no hyperparameters for the other rows, so
 // they take the recipe's.
 type variant struct {

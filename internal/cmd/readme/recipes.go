@@ -9,6 +9,7 @@ import (
 	"github.com/sgformer/sgformer/data"
 	"github.com/sgformer/sgformer/sgformer/backend"
 	"github.com/sgformer/sgformer/sgformer/model"
+	"github.com/sgformer/sgformer/sgformer/recipe"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
@@ -26,7 +27,7 @@ var specs = map[string]model.Spec{
 	"synthetic":       {NodeVocab: []int{1}, EdgeVocab: []int{2}, Tasks: 1},
 }
 
-// recipesSection is the table of training.Recipes, with each configuration's parameter count:
+// recipesSection is the table of recipe.All, with each configuration's parameter count:
 // ours, and the authors' get_model_params for the same configuration (model.ParameterCounts).
 func recipesSection(string) (string, error) {
 	be, err := backend.New("go")
@@ -36,7 +37,7 @@ func recipesSection(string) (string, error) {
 	var b strings.Builder
 	b.WriteString("| dataset | sampling | layers × width | lr | epochs | batch | dropout | k (PE) | layer encoder | residual | pooling | loss / metric | optimiser, schedule | parameters: ours / authors' count | source |\n")
 	b.WriteString("|---|---:|---|---:|---:|---:|---:|---|---|---|---|---|---|---:|---|\n")
-	for _, r := range training.Recipes {
+	for _, r := range recipe.All {
 		ctx := context.New()
 		training.Defaults(ctx)
 		ctx.SetParams(r.Params)

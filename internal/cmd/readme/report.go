@@ -16,6 +16,7 @@ import (
 	"github.com/sgformer/sgformer/sgformer/ablation"
 	"github.com/sgformer/sgformer/sgformer/backend"
 	"github.com/sgformer/sgformer/sgformer/model"
+	"github.com/sgformer/sgformer/sgformer/recipe"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
@@ -47,10 +48,10 @@ func runFolder(dataset string) string {
 }
 
 // cellParams returns the hyperparameters of a cell: its dataset's recipe at its ratio
-// (training.RecipeAt), changed for its row (variant.changes), and whether the paper published
+// (recipe.At), changed for its row (variant.changes), and whether the paper published
 // that recipe.
 func cellParams(c paperCell) (map[string]any, bool, error) {
-	params, published := training.RecipeAt(c.dataset, c.ratio)
+	params, published := recipe.At(c.dataset, c.ratio)
 	if params == nil {
 		return nil, false, fmt.Errorf("no recipe for %s", c.dataset)
 	}
@@ -268,7 +269,7 @@ func paperSection(t paperTable, notes ...otherRun) func(root string) (string, er
 			fmt.Fprintf(&b, "No runs yet in `%s/`. ", strings.Join(empty, "/`, `"))
 		}
 		if len(unpublished) > 0 {
-			fmt.Fprintf(&b, "The paper gives no recipe for %s at this sampling ratio: its cells take the dataset's full-bag recipe at the ratio (`training.RecipeAt`). ", strings.Join(unpublished, ", "))
+			fmt.Fprintf(&b, "The paper gives no recipe for %s at this sampling ratio: its cells take the dataset's full-bag recipe at the ratio (`recipe.At`). ", strings.Join(unpublished, ", "))
 		}
 		b.WriteString("\n")
 		for _, n := range notes {
@@ -416,7 +417,7 @@ func runTimeSection(t paperTable) func(root string) (string, error) {
 			fmt.Fprintf(&b, "| %s | %s / %s | %s / %s | %s / %s | %s / %s |\n", c.model, r.params, count,
 				paperTime(r.cells[0].value), train, paperTime(r.cells[1].value), test, paperTime(c.value), metric)
 		}
-		fmt.Fprintf(&b, "\nOurs: the full-bag recipe of `%s` (`training.RecipeAt`; GIN and GNN-SSWL+ without PE), "+
+		fmt.Fprintf(&b, "\nOurs: the full-bag recipe of `%s` (`recipe.At`; GIN and GNN-SSWL+ without PE), "+
 			"one epoch's training steps and the test set's inference batches, in CPU seconds of `%s` (section [Estimates](#estimates)); "+
 			"the test metric as in the section of its table.\n", t.rows[0].cells[0].dataset, recipeBenchFile)
 		return b.String(), nil

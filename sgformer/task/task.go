@@ -1,7 +1,9 @@
-package training
+// Package task turns a dataset into a task ready for training: the data of a run (a Source: a
+// dataset by name, a table of molecules or a synthetic task, and how much of it), read and
+// every graph preprocessed as the model needs (Load), with its split.
+package task
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,17 +12,54 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gomlx/gomlx/pkg/ml/context"
-
 	"github.com/sgformer/sgformer/data"
 	"github.com/sgformer/sgformer/internal/memory"
+	"github.com/sgformer/sgformer/sgformer/batch"
+	"github.com/sgformer/sgformer/sgformer/graph"
 	"github.com/sgformer/sgformer/sgformer/model"
 	"github.com/sgformer/sgformer/sgformer/preprocess"
 )
 
-// RunFile is the run directory's record of its data (a Source), written when training starts,
-// so that resuming, evaluating and predicting find the same data.
-const RunFile = "run.json"
+// Task is a dataset ready for training: every graph preprocessed, and the standard split.
+type Task struct {
+	// Name is the dataset's name, e.g. "zinc12k".
+	Name     string
+	Examples []batch.Example
+	// Train, Valid and Test index Examples.
+	Train, Valid, Test []int
+	Spec               model.Spec
+	// Source is where the task's data came from (Load), recorded with a run.
+	Source Source
+}
+
+// New assembles a task from graphs, their preprocessed forms, their labels (row-major,
+// tasks per graph, NaN where missing) and the split.
+func New(name string, graphs []*graph.Graph, items []preprocess.Item, labels []float64, spec model.Spec, train, valid, test []int) (*Task, error) {
+	if len(items) != len(graphs) || len(labels) != len(graphs)*spec.Tasks {
+		return nil, fmt.Errorf("task: %s: %d graphs, %d preprocessed, %d labels for %d tasks", name, len(graphs), len(items), len(labels), spec.Tasks)
+	}
+	t := &Task{Name: name, Spec: spec, Train: train, Valid: valid, Test: test, Examples: make([]batch.Example, len(graphs))}
+	for i, g := range graphs {
+		t.Examples[i] = batch.Example{Graph: g, Item: items[i], Target: labels[i*spec.Tasks : (i+1)*spec.Tasks]}
+	}
+	for _, split := range [][]int{train, valid, test} {
+		for _, i := range split {
+			if i < 0 || i >= len(graphs) {
+				return nil, fmt.Errorf("task: %s: split index %d outside [0, %d)", name, i, len(graphs))
+			}
+		}
+	}
+	return t, nil
+}
+
+// Select returns the examples of split (indices into Examples), in its order.
+func (t *Task) Select(split []int) []batch.Example {
+	out := make([]batch.Example, len(split))
+	for i, j := range split {
+		out[i] = t.Examples[j]
+	}
+	return out
+}
 
 // Synthetic tasks built in (data.Synthetic): counting triangles (also "synthetic-triangles")
 // or 4-cycles on random graphs.
@@ -33,9 +72,9 @@ const (
 // reading options in Source.CSV (data.MoleculeCSV).
 const CSVPrefix = "csv:"
 
-// Datasets lists the dataset names LoadTask reads: the synthetic tasks and data.Sources (and
+// Names lists the dataset names Load reads: the synthetic tasks and data.Sources (and
 // any "csv:FILE", CSVPrefix).
-func Datasets() []string {
+func Names() []string {
 	names := []string{Synthetic, SyntheticFourCycles}
 	for _, s := range data.Sources {
 		names = append(names, s.Name)
@@ -45,7 +84,7 @@ func Datasets() []string {
 
 // Source selects the data of a run: a dataset and how much of it.
 type Source struct {
-	// Dataset is a name of Datasets.
+	// Dataset is a name of Names.
 	Dataset string `json:"dataset"`
 	// DataDir holds the dataset's files ("": data.DefaultDir).
 	DataDir string `json:"data_dir,omitempty"`
@@ -58,10 +97,10 @@ type Source struct {
 	NoVerify bool `json:"no_verify,omitempty"`
 	// CSV says how to read a table of molecules, for a Dataset "csv:FILE" (data.MoleculeCSV).
 	CSV *data.CSVOptions `json:"csv,omitempty"`
-	// Spec is the data's dimensions, set by LoadTask.
+	// Spec is the data's dimensions, set by Load.
 	Spec model.Spec `json:"spec"`
 	// LabelNames names the tasks where the dataset does (data.Dataset.LabelNames), set by
-	// LoadTask; runs from before it was recorded have none.
+	// Load; runs from before it was recorded have none.
 	LabelNames []string `json:"label_names,omitempty"`
 }
 
@@ -72,13 +111,13 @@ func (src Source) Molecules() bool {
 	return slices.Equal(src.Spec.NodeVocab, data.AtomFeatureDims) && slices.Equal(src.Spec.EdgeVocab, data.BondFeatureDims)
 }
 
-// LoadTask reads src's dataset and preprocesses it as the model configured by cfg needs: its
+// Load reads src's dataset and preprocesses it as the model configured by cfg needs: its
 // PE, tuple order and connectivities. Unless cacheDir is empty, the preprocessing is cached
 // there (preprocess.Cached; synthetic tasks are not cached) and log, if not nil, hears when it
 // was computed. When the product graphs of every graph would not fit in memory, they are left
 // out and built batch by batch (preprocess.Options.OnDemand), and log hears that too.
-func LoadTask(src Source, cfg model.Config, cacheDir string, log io.Writer) (*Task, error) {
-	ds, err := LoadDataset(src)
+func Load(src Source, cfg model.Config, cacheDir string, log io.Writer) (*Task, error) {
+	ds, err := Dataset(src)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +161,7 @@ func LoadTask(src Source, cfg model.Config, cacheDir string, log io.Writer) (*Ta
 	}
 	src.Spec = model.Spec{NodeVocab: ds.NodeVocab, EdgeVocab: ds.EdgeVocab, EdgeMin: ds.EdgeMin, Tasks: ds.Tasks}
 	src.LabelNames = ds.LabelNames
-	task, err := NewTask(ds.Name, ds.Graphs, items, ds.Labels, src.Spec, train, ds.Split.Valid, ds.Split.Test)
+	task, err := New(ds.Name, ds.Graphs, items, ds.Labels, src.Spec, train, ds.Split.Valid, ds.Split.Test)
 	if err != nil {
 		return nil, err
 	}
@@ -144,23 +183,23 @@ func CacheStem(dataset string) string {
 type SubsetError struct{ Asked, Graphs int }
 
 func (e *SubsetError) Error() string {
-	return fmt.Sprintf("training: train subset of %d graphs asked of a training split of %d", e.Asked, e.Graphs)
+	return fmt.Sprintf("task: train subset of %d graphs asked of a training split of %d", e.Asked, e.Graphs)
 }
 
-// An UnknownDatasetError names a dataset LoadDataset does not know.
+// An UnknownDatasetError names a dataset Dataset does not know.
 type UnknownDatasetError struct{ Name string }
 
 func (e *UnknownDatasetError) Error() string {
-	return fmt.Sprintf("unknown dataset %q (available: %s, or %sFILE for a table of molecules)", e.Name, strings.Join(Datasets(), ", "), CSVPrefix)
+	return fmt.Sprintf("unknown dataset %q (available: %s, or %sFILE for a table of molecules)", e.Name, strings.Join(Names(), ", "), CSVPrefix)
 }
 
-// LoadDataset reads the dataset of src: a synthetic task, a table of molecules ("csv:FILE",
+// Dataset reads the dataset of src: a synthetic task, a table of molecules ("csv:FILE",
 // read as src.CSV says), or one of data.Sources from src.DataDir, checked against the
 // published dataset unless src.NoVerify.
-func LoadDataset(src Source) (*data.Dataset, error) {
+func Dataset(src Source) (*data.Dataset, error) {
 	if file, ok := strings.CutPrefix(src.Dataset, CSVPrefix); ok {
 		if src.CSV == nil {
-			return nil, fmt.Errorf("training: %s: a table of molecules needs its columns, task and split (Source.CSV)", src.Dataset)
+			return nil, fmt.Errorf("task: %s: a table of molecules needs its columns, task and split (Source.CSV)", src.Dataset)
 		}
 		return data.MoleculeCSV(file, *src.CSV)
 	}
@@ -178,66 +217,4 @@ func LoadDataset(src Source) (*data.Dataset, error) {
 		return nil, &UnknownDatasetError{src.Dataset}
 	}
 	return data.LoadWith(src.Dataset, src.DataDir, data.LoadOptions{NoVerify: src.NoVerify})
-}
-
-// ReadSource reads the RunFile of the run directory run.
-func ReadSource(run string) (Source, error) {
-	var src Source
-	path := filepath.Join(run, RunFile)
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return src, fmt.Errorf("training: %s is not a run directory: %w", run, err)
-	}
-	if err := json.Unmarshal(raw, &src); err != nil {
-		return src, fmt.Errorf("training: %s: %w", path, err)
-	}
-	return src, nil
-}
-
-// ReadHyperparameters sets in ctx the hyperparameters of the run directory run, from its
-// ConfigFile, as values of each parameter's type. Runs from before a parameter existed get its
-// default.
-func ReadHyperparameters(ctx *context.Context, run string) error {
-	path := filepath.Join(run, ConfigFile)
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("training: %s is not a run directory: %w", run, err)
-	}
-	var values map[string]any
-	if err := json.Unmarshal(raw, &values); err != nil {
-		return fmt.Errorf("training: %s: %w", path, err)
-	}
-	for _, p := range AllParams() {
-		v, ok := values[p.Name]
-		if !ok {
-			continue
-		}
-		if _, isInt := p.Default.(int); isInt {
-			if f, ok := v.(float64); ok && f == float64(int(f)) {
-				v = int(f)
-			}
-		}
-		ctx.SetParam(p.Name, v)
-	}
-	return nil
-}
-
-// OpenRun reads the run directory run for evaluation or prediction: a context with its
-// hyperparameters and the weights of its best epoch (Load), its data source and its summary.
-// ParamDevices is one device, whatever the run trained on: the devices are the evaluating
-// machine's (set ParamDevices before NewPredictor to use several); the weights do not depend
-// on them.
-func OpenRun(run string) (*context.Context, Source, *Summary, error) {
-	src, err := ReadSource(run)
-	if err != nil {
-		return nil, src, nil, err
-	}
-	ctx := context.New()
-	Defaults(ctx)
-	sum, err := Load(ctx, run)
-	if err != nil {
-		return nil, src, nil, err
-	}
-	ctx.SetParam(ParamDevices, "1")
-	return ctx, src, sum, nil
 }

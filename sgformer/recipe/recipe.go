@@ -1,4 +1,7 @@
-package training
+// Package recipe holds the authors' configurations of Subgraphormer + PE, one per dataset and
+// published sampling ratio (All), as hyperparameters of the model and training packages: the
+// defaults of the CLI, the notebooks and the reproduction.
+package recipe
 
 import (
 	"maps"
@@ -7,6 +10,7 @@ import (
 	"github.com/sgformer/sgformer/data"
 	"github.com/sgformer/sgformer/sgformer/model"
 	"github.com/sgformer/sgformer/sgformer/preprocess"
+	"github.com/sgformer/sgformer/sgformer/training"
 )
 
 // A Recipe is the configuration the authors trained Subgraphormer + PE with on one dataset at
@@ -20,7 +24,8 @@ type Recipe struct {
 	Ratio float64
 	// Source names the paper's table and the authors' yaml the values come from.
 	Source string
-	// Params are the hyperparameters, every one the recipe fixes (Defaults gives the rest).
+	// Params are the hyperparameters, every one the recipe fixes (training.Defaults gives the
+	// rest).
 	Params map[string]any
 }
 
@@ -33,35 +38,35 @@ const (
 // Per-dataset bases of the recipes.
 var (
 	// authorsStart is how the authors' models start: PyTorch's initialisations and Adam's ε.
-	authorsStart = map[string]any{model.ParamInit: model.PyTorchInit, ParamAdamEpsilon: 1e-8}
+	authorsStart = map[string]any{model.ParamInit: model.PyTorchInit, training.ParamAdamEpsilon: 1e-8}
 
 	zinc12k = with(authorsStart, map[string]any{
-		model.ParamLayers: 6, model.ParamHidden: 96, ParamLearningRate: 5e-4, ParamEpochs: 400, ParamBatchSize: 128,
+		model.ParamLayers: 6, model.ParamHidden: 96, training.ParamLearningRate: 5e-4, training.ParamEpochs: 400, training.ParamBatchSize: 128,
 		model.ParamDropout: 0.0, model.ParamPEK: 8, model.ParamPEMode: string(preprocess.AuthorsCode),
 		model.ParamLayerEncoder: model.MLP, model.ParamResidual: false, model.ParamPooling: model.SubgraphMean,
-		ParamLoss: "l1", ParamMetric: "mae", ParamOptimizer: Adam, ParamSchedule: Plateau,
-		ParamPlateauFactor: 0.5, ParamPlateauPatience: 20, ParamMinLearningRate: 0.0,
+		training.ParamLoss: "l1", training.ParamMetric: "mae", training.ParamOptimizer: training.Adam, training.ParamSchedule: training.Plateau,
+		training.ParamPlateauFactor: 0.5, training.ParamPlateauPatience: 20, training.ParamMinLearningRate: 0.0,
 	})
 	ogbMolecules = with(authorsStart, map[string]any{
-		model.ParamHidden: 60, ParamEpochs: 100, ParamBatchSize: 32, model.ParamPEMode: string(preprocess.AuthorsCode),
+		model.ParamHidden: 60, training.ParamEpochs: 100, training.ParamBatchSize: 32, model.ParamPEMode: string(preprocess.AuthorsCode),
 		model.ParamLayerEncoder: model.Linear, model.ParamResidual: true, model.ParamPooling: model.Mean,
-		ParamOptimizer: Adam, ParamSchedule: Constant,
+		training.ParamOptimizer: training.Adam, training.ParamSchedule: training.Constant,
 	})
 	peptides = with(authorsStart, map[string]any{
-		model.ParamHidden: 96, ParamEpochs: 200, ParamBatchSize: 128, model.ParamDropout: 0.0, model.ParamPEK: 16,
+		model.ParamHidden: 96, training.ParamEpochs: 200, training.ParamBatchSize: 128, model.ParamDropout: 0.0, model.ParamPEK: 16,
 		model.ParamPEMode: string(preprocess.AuthorsCode), model.ParamLayerEncoder: model.MLP, model.ParamResidual: false,
-		model.ParamPooling: model.Mean, model.ParamEdgeFeatures: false, ParamSamplingRatio: 0.3, ParamEvalSamples: 3,
-		ParamOptimizer: AdamW, ParamWeightDecay: 0.0, ParamSchedule: Cosine, ParamWarmupEpochs: 10, ParamMinLearningRate: 0.0,
+		model.ParamPooling: model.Mean, model.ParamEdgeFeatures: false, training.ParamSamplingRatio: 0.3, training.ParamEvalSamples: 3,
+		training.ParamOptimizer: training.AdamW, training.ParamWeightDecay: 0.0, training.ParamSchedule: training.Cosine, training.ParamWarmupEpochs: 10, training.ParamMinLearningRate: 0.0,
 	})
 	molhiv = with(ogbMolecules, map[string]any{
-		model.ParamLayers: 2, ParamLearningRate: 0.1, model.ParamDropout: 0.3, model.ParamPEK: 8, ParamLoss: "bce", ParamMetric: "rocauc",
-		ParamOptimizer: ASAM, ParamMomentum: 0.9, ParamASAMRho: 0.5, ParamASAMEta: 0.01,
+		model.ParamLayers: 2, training.ParamLearningRate: 0.1, model.ParamDropout: 0.3, model.ParamPEK: 8, training.ParamLoss: "bce", training.ParamMetric: "rocauc",
+		training.ParamOptimizer: training.ASAM, training.ParamMomentum: 0.9, training.ParamASAMRho: 0.5, training.ParamASAMEta: 0.01,
 	})
 	molesol = with(ogbMolecules, map[string]any{
-		model.ParamLayers: 3, ParamLearningRate: 1e-3, model.ParamDropout: 0.5, model.ParamPEK: 2, ParamLoss: "rmse", ParamMetric: "rmse",
+		model.ParamLayers: 3, training.ParamLearningRate: 1e-3, model.ParamDropout: 0.5, model.ParamPEK: 2, training.ParamLoss: "rmse", training.ParamMetric: "rmse",
 	})
 	molbace = with(ogbMolecules, map[string]any{
-		model.ParamLayers: 3, ParamLearningRate: 1e-3, model.ParamDropout: 0.3, model.ParamPEK: 16, ParamLoss: "bce", ParamMetric: "rocauc",
+		model.ParamLayers: 3, training.ParamLearningRate: 1e-3, model.ParamDropout: 0.3, model.ParamPEK: 16, training.ParamLoss: "bce", training.ParamMetric: "rocauc",
 	})
 )
 
@@ -75,17 +80,17 @@ func with(base map[string]any, changes map[string]any) map[string]any {
 // sampled is a stochastic-sampling recipe: base at ratio p, predictions averaged over 5 draws
 // (the authors' average_res_over).
 func sampled(base map[string]any, p float64, changes map[string]any) map[string]any {
-	return with(with(base, map[string]any{ParamSamplingRatio: p, ParamEvalSamples: 5}), changes)
+	return with(with(base, map[string]any{training.ParamSamplingRatio: p, training.ParamEvalSamples: 5}), changes)
 }
 
-// Recipes are the authors' configurations, one per dataset and published sampling ratio (the
+// All are the authors' configurations, one per dataset and published sampling ratio (the
 // single source of these values: the CLI's defaults, the README's table and the tests read
 // them here), and the built-in synthetic task's, ours.
-var Recipes = []Recipe{
+var All = []Recipe{
 	{"zinc12k", 1, fullBag + "; yamls/zinc12k_deterministic.yaml", zinc12k},
 	{"zinc12k", 0.5, stochastic + "; yamls/zinc12k_stochastic.yaml", sampled(zinc12k, 0.5, nil)},
-	{"zinc12k", 0.2, stochastic + " (800 epochs: 400 did not converge); yamls/zinc12k_stochastic.yaml", sampled(zinc12k, 0.2, map[string]any{ParamEpochs: 800})},
-	{"zinc12k", 0.05, stochastic + " (800 epochs: 400 did not converge); yamls/zinc12k_stochastic.yaml", sampled(zinc12k, 0.05, map[string]any{ParamEpochs: 800})},
+	{"zinc12k", 0.2, stochastic + " (800 epochs: 400 did not converge); yamls/zinc12k_stochastic.yaml", sampled(zinc12k, 0.2, map[string]any{training.ParamEpochs: 800})},
+	{"zinc12k", 0.05, stochastic + " (800 epochs: 400 did not converge); yamls/zinc12k_stochastic.yaml", sampled(zinc12k, 0.05, map[string]any{training.ParamEpochs: 800})},
 	{"zinc-full", 1, fullBag + "; yamls/zincfull_deterministic.yaml", with(zinc12k, map[string]any{model.ParamPEK: 16})},
 	{"ogbg-molhiv", 1, fullBag + "; yamls/molhiv_deterministic.yaml; ASAM without a schedule", molhiv},
 	{"ogbg-molhiv", 0.5, stochastic + "; yamls/molhiv_stochastic.yaml", sampled(molhiv, 0.5, nil)},
@@ -100,45 +105,45 @@ var Recipes = []Recipe{
 	{"ogbg-molbace", 0.2, stochastic + "; yamls/molbace_stochastic.yaml", sampled(molbace, 0.2, map[string]any{model.ParamPEK: 8})},
 	{"ogbg-molbace", 0.05, stochastic + "; yamls/molbace_stochastic.yaml", sampled(molbace, 0.05, map[string]any{model.ParamPEK: 2})},
 	{"alchemy12k", 1, fullBag + "; yamls/alchemy_deterministic.yaml; min lr 1e-7 (paper)", with(authorsStart, map[string]any{
-		model.ParamLayers: 5, model.ParamHidden: 96, ParamLearningRate: 0.01, ParamEpochs: 400, ParamBatchSize: 128,
+		model.ParamLayers: 5, model.ParamHidden: 96, training.ParamLearningRate: 0.01, training.ParamEpochs: 400, training.ParamBatchSize: 128,
 		model.ParamDropout: 0.0, model.ParamPEK: 16, model.ParamPEMode: string(preprocess.AuthorsCode),
 		model.ParamLayerEncoder: model.Linear, model.ParamResidual: true, model.ParamPooling: model.Mean,
-		ParamLoss: "l1", ParamMetric: "mae", ParamOptimizer: Adam, ParamSchedule: Plateau,
-		ParamPlateauFactor: 0.5, ParamPlateauPatience: 20, ParamMinLearningRate: 1e-7,
+		training.ParamLoss: "l1", training.ParamMetric: "mae", training.ParamOptimizer: training.Adam, training.ParamSchedule: training.Plateau,
+		training.ParamPlateauFactor: 0.5, training.ParamPlateauPatience: 20, training.ParamMinLearningRate: 1e-7,
 	})},
 	{"peptides-func", 0.3, stochastic + "; yamls/peptides_func_stochastic.yaml", with(peptides, map[string]any{
-		model.ParamLayers: 5, ParamLearningRate: 3e-3, ParamLoss: "bce", ParamMetric: "ap",
+		model.ParamLayers: 5, training.ParamLearningRate: 3e-3, training.ParamLoss: "bce", training.ParamMetric: "ap",
 	})},
 	{"peptides-struct", 0.3, stochastic + "; yamls/peptides_struc_stochastic.yaml", with(peptides, map[string]any{
-		model.ParamLayers: 4, ParamLearningRate: 5e-3, ParamLoss: "l1", ParamMetric: "mae",
+		model.ParamLayers: 4, training.ParamLearningRate: 5e-3, training.ParamLoss: "l1", training.ParamMetric: "mae",
 	})},
 	{"synthetic", 1, "ours: small enough to train in minutes on two cores", map[string]any{
-		model.ParamLayers: 2, model.ParamHidden: 24, model.ParamHeads: 2, model.ParamPEK: 4, ParamBatchSize: 32, ParamEpochs: 40,
-		ParamLearningRate: 2e-3, ParamPlateauPatience: 5, ParamMinLearningRate: 1e-5,
+		model.ParamLayers: 2, model.ParamHidden: 24, model.ParamHeads: 2, model.ParamPEK: 4, training.ParamBatchSize: 32, training.ParamEpochs: 40,
+		training.ParamLearningRate: 2e-3, training.ParamPlateauPatience: 5, training.ParamMinLearningRate: 1e-5,
 	}},
 }
 
 // csvRecipes are ours, for tables of molecules (data.MoleculeCSV): ogbg-molbace's full-bag
 // recipe, the paper's for OGB molecules (3 × 60, k = 16, ...), with the loss and metric of the
 // task — L1 and MAE for regression, BCE and ROC-AUC (OGB's evaluator) for classification. They
-// are not the paper's, so not in Recipes.
+// are not the paper's, so not in All.
 var csvRecipes = []Recipe{
-	{CSVRecipeName(data.Regression), 1, "ours: ogbg-molbace's full bag, L1 loss and MAE", with(molbace, map[string]any{ParamLoss: "l1", ParamMetric: "mae"})},
-	{CSVRecipeName(data.Classification), 1, "ours: ogbg-molbace's full bag", molbace},
+	{CSVName(data.Regression), 1, "ours: ogbg-molbace's full bag, L1 loss and MAE", with(molbace, map[string]any{training.ParamLoss: "l1", training.ParamMetric: "mae"})},
+	{CSVName(data.Classification), 1, "ours: ogbg-molbace's full bag", molbace},
 }
 
-// CSVRecipeName is the name of the recipe of a table of molecules with labels of the task:
-// "csv-regression" or "csv-classification", which RecipeAt and DefaultRecipe accept.
-func CSVRecipeName(task data.Task) string { return "csv-" + string(task) }
+// CSVName is the name of the recipe of a table of molecules with labels of the task:
+// "csv-regression" or "csv-classification", which At and Default accept.
+func CSVName(task data.Task) string { return "csv-" + string(task) }
 
 // allRecipes are the paper's and ours for tables of molecules.
-func allRecipes() []Recipe { return slices.Concat(Recipes, csvRecipes) }
+func allRecipes() []Recipe { return slices.Concat(All, csvRecipes) }
 
-// RecipeAt returns the hyperparameters of dataset's recipe at sampling ratio p: the published
+// At returns the hyperparameters of dataset's recipe at sampling ratio p: the published
 // one (published is true), or else the dataset's first recipe (its full bag; Peptides' 30 %)
 // with the sampling ratio set to p and, below 1, evaluation averaged over 5 draws. Datasets
 // without a recipe get none (nil).
-func RecipeAt(dataset string, p float64) (params map[string]any, published bool) {
+func At(dataset string, p float64) (params map[string]any, published bool) {
 	dataset = recipeName(dataset)
 	for _, r := range allRecipes() {
 		if r.Dataset == dataset && r.Ratio == p {
@@ -147,9 +152,9 @@ func RecipeAt(dataset string, p float64) (params map[string]any, published bool)
 	}
 	for _, r := range allRecipes() {
 		if r.Dataset == dataset {
-			changes := map[string]any{ParamSamplingRatio: p}
+			changes := map[string]any{training.ParamSamplingRatio: p}
 			if p < 1 {
-				changes[ParamEvalSamples] = 5
+				changes[training.ParamEvalSamples] = 5
 			}
 			return with(r.Params, changes), false
 		}
@@ -157,9 +162,9 @@ func RecipeAt(dataset string, p float64) (params map[string]any, published bool)
 	return nil, false
 }
 
-// DefaultRecipe returns the hyperparameters of dataset's first recipe (its full bag; Peptides'
+// Default returns the hyperparameters of dataset's first recipe (its full bag; Peptides'
 // 30 %), nil for a dataset without one.
-func DefaultRecipe(dataset string) map[string]any {
+func Default(dataset string) map[string]any {
 	dataset = recipeName(dataset)
 	for _, r := range allRecipes() {
 		if r.Dataset == dataset {
