@@ -4,7 +4,7 @@
 //
 // Hyperparameters live in the context (GoMLX's convention) under the names of Params, whose
 // defaults are those of the authors' config/config.yaml; Defaults sets them, and the paper's
-// per-dataset configurations are package training's recipes. The data's own dimensions
+// per-dataset configurations are package recipe's. The data's own dimensions
 // (embedding vocabularies, number of targets) come in a Spec.
 package model
 
