@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/sgformer/sgformer/internal/atomicfile"
+	"github.com/sgformer/sgformer/internal/record"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
@@ -39,14 +40,14 @@ var sections = map[string]func(root string) (string, error){
 	"molesol-earlier":  summarySection("results/ogbg-molesol"),
 	"molbace":          summarySection("results/ogbg-molbace"),
 	"peptides-cpu":     peptidesSection,
-	"k2-before-after":  beforeAfterSection("results/benchmarks/k2-before-after.jsonl"),
-	"tuple-order":      tupleOrderSection("results/benchmarks/tuple-order.jsonl"),
+	"k2-before-after":  recordsSection("results/benchmarks/k2-before-after.jsonl", beforeAfterSection),
+	"tuple-order":      recordsSection("results/benchmarks/tuple-order.jsonl", tupleOrderSection),
 	"pe-modes":         tableSection("results/pe-modes"),
-	"cpu-benchmarks":   cpuBenchmarksSection("results/benchmarks/cpu.jsonl"),
-	"backends":         backendsSection("results/benchmarks/backends.jsonl"),
-	"compile-cache":    compileCacheSection("results/benchmarks/compile-cache.jsonl"),
-	"xla-cpu-profile":  profileSection("results/benchmarks/xla-cpu-profile.jsonl"),
-	"xla-cpu-plugins":  pluginsSection("results/benchmarks/xla-cpu-plugins.jsonl"),
+	"cpu-benchmarks":   recordsSection("results/benchmarks/cpu.jsonl", cpuBenchmarksSection),
+	"backends":         recordsSection("results/benchmarks/backends.jsonl", backendsSection),
+	"compile-cache":    recordsSection("results/benchmarks/compile-cache.jsonl", compileCacheSection),
+	"xla-cpu-profile":  recordsSection("results/benchmarks/xla-cpu-profile.jsonl", profileSection),
+	"xla-cpu-plugins":  recordsSection("results/benchmarks/xla-cpu-plugins.jsonl", pluginsSection),
 	"whole-runs":       runsSection("results/benchmarks/runs"),
 	"molesol-sampling": samplingSection("results/reproduction/molesol-sampling", molesolSampling, 3),
 	"molesol-starts": pairedSection([2]string{"GoMLX's start", "PyTorch's start"},
@@ -76,8 +77,20 @@ var sections = map[string]func(root string) (string, error){
 	"authors-model":          authorsModelSection("results/pytorch-import/molesol-authors-seed0"),
 	"test-times":             testTimesSection("results/testing", "quick.jsonl", "all.jsonl"),
 	"notebook-times":         notebooksSection("results/notebooks"),
-	"devices-cpu":            devicesSection("results/benchmarks/devices.jsonl"),
+	"devices-cpu":            recordsSection("results/benchmarks/devices.jsonl", devicesSection),
 	"devices-scaling":        scalingSection("results/benchmarks/devices-collectives.jsonl", "results/benchmarks/cpu.jsonl", "results/zinc12k-gpu"),
+}
+
+// recordsSection is a section rendered from the records of file (a path under the project
+// root) by render.
+func recordsSection(file string, render func(file string, recs record.Set) (string, error)) func(root string) (string, error) {
+	return func(root string) (string, error) {
+		recs, err := record.Read(filepath.Join(root, file))
+		if err != nil {
+			return "", err
+		}
+		return render(file, recs)
+	}
 }
 
 // documents are the files with generated sections, relative to the project root; every section

@@ -48,7 +48,7 @@ BenchmarkMatMul/2048-2 5 1 ns/op 150 GFLOP/s
 	root := t.TempDir()
 	render := func(s string) (string, error) {
 		writeRecords(t, filepath.Join(root, file), s)
-		return pluginsSection(file)(root)
+		return recordsSection(file, pluginsSection)(root)
 	}
 	got, err := render(good)
 	if err != nil {

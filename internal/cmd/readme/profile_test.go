@@ -36,7 +36,7 @@ BenchmarkMatMul/2048-2 5 1 ns/op 190 GFLOP/s
 		writeRecords(t, filepath.Join(root, file), s)
 	}
 	write(profile)
-	got, err := profileSection(file)(root)
+	got, err := recordsSection(file, profileSection)(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ BenchmarkMatMul/2048-2 5 1 ns/op 190 GFLOP/s
 		t.Errorf("a category without samples has a row:\n%s", got)
 	}
 	write(strings.Replace(profile, `"kernel":0`, `"elsewhere":5`, 1))
-	if _, err := profileSection(file)(root); err == nil || !strings.Contains(err.Error(), `unknown category "elsewhere"`) {
+	if _, err := recordsSection(file, profileSection)(root); err == nil || !strings.Contains(err.Error(), `unknown category "elsewhere"`) {
 		t.Errorf("error %v, want one naming the unknown category", err)
 	}
 }
