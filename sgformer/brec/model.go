@@ -219,7 +219,11 @@ func (m *Model) train(graphs []*graph.Graph, rng *rand.Rand) (int, float64, erro
 			if err != nil {
 				return 0, 0, err
 			}
-			loss += float64(hi-lo) / 2 * scalar(out[0]) / Relabelings
+			l, err := scalar(out[0])
+			if err != nil {
+				return 0, 0, err
+			}
+			loss += float64(hi-lo) / 2 * l / Relabelings
 		}
 		if loss < m.opt.LossThreshold {
 			return epoch, loss, nil
@@ -275,14 +279,14 @@ func pairedT2(pred *training.Predictor, graphs []*graph.Graph) (float64, error) 
 }
 
 // scalar returns the value of a float scalar tensor (the loss, in the model's dtype).
-func scalar(t *tensors.Tensor) float64 {
+func scalar(t *tensors.Tensor) (float64, error) {
 	switch v := t.Value().(type) {
 	case float32:
-		return float64(v)
+		return float64(v), nil
 	case float64:
-		return v
+		return v, nil
 	}
-	panic(fmt.Sprintf("brec: a loss of %s", t.Shape()))
+	return 0, fmt.Errorf("brec: a loss of shape %s, not a float scalar", t.Shape())
 }
 
 // isClose is torch.isclose(a, b, atol=EPSILON_CMP) with its default rtol 1e-5.
