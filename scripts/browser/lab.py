@@ -186,13 +186,15 @@ def run_all(lab, name):
         return prompts and all(p[1:-2].isdigit() for p in prompts)
     lab.wait("every cell to finish after Run All", lab.args.run_all_timeout, finished, interval=1)
     took = time.monotonic() - began
+    # Saved now, for nbcheck: JupyterLab's autosave (every 120 s) may have last written the
+    # notebook before its last cells ran, when Run All takes longer than that.
+    lab.save(path)
     closed = lab.closed_explorers(explorers)
     if len(closed) < explorers:
         # Seen once, on a busy machine: after Run All the notebook's panel held none of its cells
         # (a blank page above "Click to add a cell") while the kernel had run them all. The
-        # notebook is saved and opened again, and its explorers looked for in what it shows then.
-        log(f"{name}: {len(closed)} of {explorers} closed explorers in the page after Run All; saving it and opening it again")
-        lab.save(path)
+        # saved notebook is opened again, and its explorers looked for in what it shows then.
+        log(f"{name}: {len(closed)} of {explorers} closed explorers in the page after Run All; opening it again")
         lab.open(f"{lab.args.run_dir}/{name}.ipynb", len(cells))
         closed = lab.closed_explorers(explorers)
     log(f"{name}: Run All finished in {took:.1f} s with no button pressed; explorers: {closed}")
@@ -203,9 +205,6 @@ def run_all(lab, name):
     lab.js(f"{first}.scrollIntoView({{block: 'start'}})")
     time.sleep(0.5)
     lab.screenshot(f"lab-run-all-{name}.png")  # the first explorer, closed, its figure left
-    # Saved now, for nbcheck: JupyterLab's autosave (every 120 s) may have last written the
-    # notebook before its last cells ran, when Run All takes longer than that.
-    lab.save(path)
 
 
 def main():
