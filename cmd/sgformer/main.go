@@ -71,7 +71,7 @@ func init() {
 		{"install-xla", "install XLA's CPU plugin (pinned, from PyPI), which then is the default backend", installXLACmd},
 		{"preprocess", "preprocess a dataset (product graphs, node marks, PE) into a cache", preprocessCmd},
 		{"train", "train a model (Subgraphormer, GNN-SSWL+ or GIN), resumable, with metrics.jsonl and checkpoints", trainCmd},
-		{"eval", "evaluate a trained run's best checkpoint on the validation and test splits", evalCmd},
+		{"eval", "evaluate a trained run's best (or latest) checkpoint on the validation and test splits", evalCmd},
 		{"predict", "predict the targets of a graph, a SMILES or a CSV table of molecules with a trained run", predictCmd},
 		{"compare", "train several models on the same data and print a comparison table", compareCmd},
 		{"ablate", "train a grid of sampling ratios × PE sizes × seeds (resumable; skips finished cells)", ablateCmd},

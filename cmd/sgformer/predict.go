@@ -146,10 +146,11 @@ func predictCmd(args []string, io stdio) error {
 	if err != nil {
 		return err
 	}
-	_, _, p, _, err := loadRun(*run, *backendName, *devices, io)
+	r, err := loadRun(*run, *backendName, *devices, io)
 	if err != nil {
 		return err
 	}
+	p := r.pred
 	if *input != "" {
 		return predictTable(p, src, *input, *column, *output, outFormat, *strict, io)
 	}

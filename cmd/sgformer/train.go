@@ -508,17 +508,26 @@ func peekFlag(args []string, name, def string) string {
 	return def
 }
 
+// openedRun is a run loaded for evaluation or prediction (loadRun).
+type openedRun struct {
+	ctx  *context.Context
+	src  task.Source
+	sum  *training.Summary
+	be   backends.Backend
+	pred *training.Predictor
+}
+
 // loadRun loads the best checkpoint of a run with its data source and a predictor on devices
 // (ParamDevices: a number or "all"), which is checked against the backend and the run's
 // configuration before anything is compiled.
-func loadRun(run, backendName, devices string, io stdio) (*context.Context, task.Source, *training.Predictor, *training.Summary, error) {
+func loadRun(run, backendName, devices string, io stdio) (*openedRun, error) {
 	ctx, src, sum, err := training.OpenRun(run)
 	if err != nil {
-		return nil, src, nil, nil, err
+		return nil, err
 	}
 	be, err := newBackend(backendName, io)
 	if err != nil {
-		return nil, src, nil, nil, err
+		return nil, err
 	}
 	ctx.SetParam(training.ParamDevices, devices)
 	cfg, err := training.ReadConfig(ctx)
@@ -526,13 +535,13 @@ func loadRun(run, backendName, devices string, io stdio) (*context.Context, task
 		_, err = training.ResolveDevices(cfg, be)
 	}
 	if err != nil {
-		return nil, src, nil, nil, usageError{err.Error()}
+		return nil, usageError{err.Error()}
 	}
 	p, err := training.NewPredictor(ctx, be, src.Spec)
 	if err != nil {
-		return nil, src, nil, nil, err
+		return nil, err
 	}
-	return ctx, src, p, sum, nil
+	return &openedRun{ctx: ctx, src: src, sum: sum, be: be, pred: p}, nil
 }
 
 func evalCmd(args []string, io stdio) error {
@@ -543,15 +552,34 @@ func evalCmd(args []string, io stdio) error {
 	cacheDir := fs.String("cache-dir", filepath.Join(cache, "sgformer"), "directory for preprocessing caches")
 	dataDir := fs.String("data-dir", "", "directory holding the dataset's files, if not where the run read them (its run.json's data_dir, else $SGFORMER_DATA/FOLDER, ../shared/data/FOLDER or the download location)")
 	devices := devicesFlag(fs)
+	checkpoint := fs.String("checkpoint", "best", "the weights to evaluate: best (the best validation epoch's) or latest (the checkpoint the run resumes from: as training left them)")
+	recalibrate := fs.Bool("recalibrate-bn", false, "set BatchNorm's running averages to those of the weights first: batches of the training split run in training mode, the weights fixed (nothing is saved)")
 	if err := parse(fs, args, io); err != nil {
 		return err
 	}
 	if *run == "" {
 		return usagef("--run RUN is required")
 	}
-	ctx, src, p, sum, err := loadRun(*run, *backendName, *devices, io)
+	if *checkpoint != "best" && *checkpoint != "latest" {
+		return usagef("--checkpoint %q: want best or latest", *checkpoint)
+	}
+	r, err := loadRun(*run, *backendName, *devices, io)
 	if err != nil {
 		return err
+	}
+	ctx, src, p, sum := r.ctx, r.src, r.pred, r.sum
+	epoch := sum.BestEpoch
+	if *checkpoint == "latest" { // in a context of its own: one holding the best epoch's weights keeps them
+		p.Finalize()
+		ctx = context.New()
+		training.Defaults(ctx)
+		if epoch, err = training.LoadLatest(ctx, *run); err != nil {
+			return err
+		}
+		ctx.SetParam(training.ParamDevices, *devices)
+		if p, err = training.NewPredictor(ctx, r.be, src.Spec); err != nil {
+			return err
+		}
 	}
 	if *dataDir != "" {
 		src.DataDir = *dataDir
@@ -564,11 +592,16 @@ func evalCmd(args []string, io stdio) error {
 	if err != nil {
 		return err
 	}
+	if *recalibrate {
+		if err := training.RecalibrateBatchNorm(ctx, r.be, tk); err != nil {
+			return err
+		}
+	}
 	metric, err := metrics.ByName(sum.Metric)
 	if err != nil {
 		return err
 	}
-	result := map[string]any{"run": *run, "dataset": tk.Name, "model": c.Model, "epoch": sum.BestEpoch, "metric": sum.Metric}
+	result := map[string]any{"run": *run, "dataset": tk.Name, "model": c.Model, "checkpoint": *checkpoint, "epoch": epoch, "metric": sum.Metric, "recalibrated_bn": *recalibrate}
 	for _, split := range []struct {
 		name string
 		idx  []int

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"math"
 	"os"
@@ -57,6 +58,25 @@ func TestTrainEvalPredict(t *testing.T) {
 	var ev map[string]any
 	if code != 0 || json.Unmarshal([]byte(stdout), &ev) != nil || ev["val"] == nil || ev["test"] == nil {
 		t.Fatalf("eval: exit %d, %q, %s", code, stdout, stderr)
+	}
+	// The latest checkpoint evaluates as the last epoch's record says; BatchNorm recalibrated,
+	// the same weights evaluate otherwise.
+	var last map[string]any
+	if err := json.Unmarshal(lastLine(t, filepath.Join(run, "metrics.jsonl")), &last); err != nil {
+		t.Fatal(err)
+	}
+	var evals [2]map[string]any
+	for i, extra := range [][]string{nil, {"--recalibrate-bn"}} {
+		code, stdout, stderr = runCLI(t, "", append([]string{"eval", "--run", run, "--backend", "go", "--checkpoint", "latest"}, extra...)...)
+		if code != 0 || json.Unmarshal([]byte(stdout), &evals[i]) != nil || evals[i]["epoch"] != 2.0 || evals[i]["recalibrated_bn"] != (i == 1) {
+			t.Fatalf("eval --checkpoint latest %v: exit %d, %q, %s", extra, code, stdout, stderr)
+		}
+	}
+	if evals[0]["val"] != last["val"] || evals[0]["test"] != last["test"] || evals[1]["val"] == last["val"] {
+		t.Fatalf("epoch 2's record %v; eval --checkpoint latest %v, and with --recalibrate-bn %v", last, evals[0], evals[1])
+	}
+	if code, _, stderr := runCLI(t, "", "eval", "--run", run, "--checkpoint", "first"); code != 2 || !strings.Contains(stderr, "want best or latest") {
+		t.Fatalf("eval --checkpoint first: exit %d, %s", code, stderr)
 	}
 	graphJSON := `{"num_nodes": 4, "edges": [[0,1],[1,2],[2,3],[3,0],[0,2],[1,3]], "node_features": [0,0,0,0], "edge_features": [1,1,1,1,1,1]}`
 	var preds [2]string
@@ -207,4 +227,15 @@ func TestDataDirTravels(t *testing.T) {
 	if code, _, stderr := runCLI(t, "", "eval", "--run", run, "--data-dir", shared, "--cache-dir", cache, "--backend", "go"); code != 0 {
 		t.Fatalf("eval --data-dir: exit %d: %s", code, stderr)
 	}
+}
+
+// lastLine returns the last line of the file at path.
+func lastLine(t *testing.T, path string) []byte {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.Split(bytes.TrimSpace(raw), []byte("\n"))
+	return lines[len(lines)-1]
 }

@@ -52,6 +52,17 @@ func bondEmbedding(ctx *context.Context, table *Node, spec Spec, dim int, c Conf
 	return activations.Relu(DivScalar(ReduceSum(Reshape(e, k, cols, dim), 1), float64(cols)))
 }
 
+// RunningAverage reports whether a variable named name is one of BatchNorm's running averages
+// (maskedBatchNorm's), which training mode updates without a gradient and inference reads.
+func RunningAverage(name string) bool { return name == runningMean || name == runningVar }
+
+// The names of BatchNorm's running averages, PyTorch's.
+const runningMean, runningVar = "running_mean", "running_var"
+
+// BatchNormMomentum is the weight of a training batch's statistics in BatchNorm's running
+// averages, PyTorch's default: running = (1 − momentum)·running + momentum·batch.
+const BatchNormMomentum = 0.1
+
 // maskedBatchNorm is batch normalisation over the rows of x [N, D] whose mask [N] is 1: padding
 // rows neither enter the statistics nor affect anything, and come out as 0. In training it normalises with
 // the batch statistics and updates running averages (momentum 0.1, unbiased variance, as
@@ -61,11 +72,11 @@ func maskedBatchNorm(ctx *context.Context, x, mask *Node) *Node {
 	g := x.Graph()
 	d := x.Shape().Dimensions[1]
 	dt := x.DType()
-	const eps, momentum = 1e-5, 0.1
+	const eps, momentum = 1e-5, BatchNormMomentum
 	gamma := ctx.WithInitializer(initializers.One).VariableWithShape("gamma", shapes.Make(dt, d)).ValueGraph(g)
 	beta := ctx.WithInitializer(initializers.Zero).VariableWithShape("beta", shapes.Make(dt, d)).ValueGraph(g)
-	runMean := ctx.WithInitializer(initializers.Zero).VariableWithShape("running_mean", shapes.Make(dt, d)).SetTrainable(false)
-	runVar := ctx.WithInitializer(initializers.One).VariableWithShape("running_var", shapes.Make(dt, d)).SetTrainable(false)
+	runMean := ctx.WithInitializer(initializers.Zero).VariableWithShape(runningMean, shapes.Make(dt, d)).SetTrainable(false)
+	runVar := ctx.WithInitializer(initializers.One).VariableWithShape(runningVar, shapes.Make(dt, d)).SetTrainable(false)
 
 	var mean, variance *Node
 	if ctx.IsTraining(g) {

@@ -181,6 +181,22 @@ func Load(ctx *context.Context, run string) (*Summary, error) {
 	return sum, nil
 }
 
+// LoadLatest is Load for the run's latest checkpoint (CheckpointDir), the one it resumes from:
+// the weights as training left them, saved at the end of an epoch or within one. It returns
+// the epoch they are from: the last one finished, or the one under way.
+func LoadLatest(ctx *context.Context, run string) (epoch int, err error) {
+	var st state
+	if err := load(ctx, filepath.Join(run, CheckpointDir), &st); errors.Is(err, os.ErrNotExist) {
+		return 0, fmt.Errorf("training: %s has no checkpoint (%s): it stopped before its first save, or its checkpoints were removed", run, CheckpointDir)
+	} else if err != nil {
+		return 0, fmt.Errorf("training: %s: %w", run, err)
+	}
+	if st.Partial != nil {
+		return st.Partial.Epoch, nil
+	}
+	return st.Epoch, nil
+}
+
 // save writes the context (hyperparameters and the variables keep accepts) and st to dir
 // atomically: into a fresh staging directory, synced, then renamed over dir.
 func save(ctx *context.Context, dir string, st *state, keep func(*context.Variable) bool) error {

@@ -24,9 +24,10 @@ import (
 // the epoch (or, per graph, the evaluation draw), so a run resumed from a checkpoint makes
 // exactly the choices the uninterrupted run would have.
 const (
-	streamTrain   = 1 << 32 // + epoch: shuffling, subgraph sampling, PE sign flips
-	streamEval    = 2 << 32 // + draw: subgraph sampling at evaluation, seeded per graph
-	streamProfile = 3 << 32 // the sampled graphs the batch profile is measured on
+	streamTrain         = 1 << 32 // + epoch: shuffling, subgraph sampling, PE sign flips
+	streamEval          = 2 << 32 // + draw: subgraph sampling at evaluation, seeded per graph
+	streamProfile       = 3 << 32 // the sampled graphs the batch profile is measured on
+	streamRecalibration = 4 << 32 // RecalibrateBatchNorm's batches
 )
 
 // batching holds what turns examples into model inputs.

@@ -78,6 +78,7 @@ var sections = map[string]func(root string) (string, error){
 	"test-times":             testTimesSection("results/testing", "quick.jsonl", "all.jsonl"),
 	"notebook-times":         notebooksSection("results/notebooks"),
 	"devices-cpu":            recordsSection("results/benchmarks/devices.jsonl", devicesSection),
+	"validation-swings":      recordsSection("results/validation-swings/records.jsonl", swingsSection),
 	"devices-scaling":        scalingSection("results/benchmarks/devices-collectives.jsonl", "results/benchmarks/cpu.jsonl", "results/zinc12k-gpu"),
 }
 

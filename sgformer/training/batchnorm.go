@@ -1,0 +1,170 @@
+package training
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/gomlx/gomlx/backends"
+	"github.com/gomlx/gomlx/pkg/core/dtypes"
+	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // GoMLX's convention
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/gomlx/gomlx/pkg/ml/context"
+
+	"github.com/sgformer/sgformer/sgformer/batch"
+	"github.com/sgformer/sgformer/sgformer/model"
+	"github.com/sgformer/sgformer/sgformer/task"
+)
+
+// recalibrationBatches is how many training batches RecalibrateBatchNorm runs, over as many
+// epochs as that takes.
+const recalibrationBatches = 100
+
+// RecalibrateBatchNorm sets the running averages of the model's BatchNorm layers in ctx to
+// those of its weights as they are ("precise BatchNorm": Wu and Johnson, "Rethinking 'Batch'
+// in BatchNorm", 2021). Training leaves in them the batch statistics of its last steps, each
+// taken under weights that were still moving; evaluation normalises with them. It runs the
+// model in training mode, its weights fixed, on recalibrationBatches batches of tk's training
+// split drawn as training draws them (shuffled, PE signs flipped and subgraphs sampled where the
+// recipe does, from the run's seed), reads each batch's statistics back from the running
+// averages' update (model.BatchNormMomentum), and sets each running average to their mean, as
+// PyTorch's BatchNorm with momentum=None. Nothing is saved: a run's checkpoints keep what
+// training left.
+func RecalibrateBatchNorm(ctx *context.Context, be backends.Backend, tk *task.Task) error {
+	cfg, err := ReadConfig(ctx)
+	if err != nil {
+		return err
+	}
+	train := tk.Select(tk.Train)
+	b, err := newBatching(cfg, tk.Spec).withProfile(train)
+	if err != nil {
+		return err
+	}
+	exec, err := trainingMode(ctx, be, tk.Spec, cfg)
+	if err != nil {
+		return err
+	}
+	defer exec.Finalize()
+	rng := rand.New(rand.NewPCG(uint64(cfg.Seed), streamRecalibration))
+	roots := func(int) *rand.Rand { return rng }
+	var flips *rand.Rand
+	if b.signFlips {
+		flips = rng
+	}
+	running, err := runningAverages(ctx)
+	if err != nil {
+		return err
+	}
+	if len(running) == 0 {
+		return fmt.Errorf("training: the model has no BatchNorm to recalibrate")
+	}
+	sums := make(map[*context.Variable][]float64, len(running))
+	var order []int
+	for batches, lo := 0, 0; batches < recalibrationBatches; batches, lo = batches+1, lo+b.size {
+		if lo >= len(order) { // a new epoch
+			order, lo = rng.Perm(len(train)), 0
+		}
+		examples := make([]batch.Example, 0, b.size)
+		for _, i := range order[lo:min(lo+b.size, len(order))] {
+			examples = append(examples, train[i])
+		}
+		inputs, labels, err := b.build(examples, roots, flips)
+		if err != nil {
+			return err
+		}
+		finalize(labels)
+		out, err := execute(exec, inputs)
+		if err != nil {
+			return err
+		}
+		finalize(out)
+		after, err := runningAverages(ctx)
+		if err != nil {
+			return err
+		}
+		const m = model.BatchNormMomentum
+		for v, now := range after {
+			if sums[v] == nil {
+				sums[v] = make([]float64, len(now))
+			}
+			for i, x := range now { // running = (1 − m)·before + m·batch
+				sums[v][i] += (x - (1-m)*running[v][i]) / m
+			}
+		}
+		running = after
+	}
+	for v, sum := range sums {
+		mean := make([]float64, len(sum))
+		for i, x := range sum {
+			mean[i] = x / recalibrationBatches
+		}
+		if err := setFloats(v, mean); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// trainingMode returns an executor of the model cfg configures in ctx in training mode: it
+// normalises with batch statistics and updates BatchNorm's running averages in ctx.
+func trainingMode(ctx *context.Context, be backends.Backend, spec model.Spec, cfg Config) (*context.Exec, error) {
+	fn := model.New(spec, cfg.Model)
+	exec, err := context.NewExec(be, ctx.Reuse(), func(ctx *context.Context, nodes []*Node) *Node {
+		ctx.SetTraining(nodes[0].Graph(), true)
+		return fn(ctx, nil, nodes)[0]
+	})
+	if err != nil {
+		return nil, err
+	}
+	exec.SetMaxCache(-1) // one program per batch shape, as in training
+	return exec, nil
+}
+
+// execute runs exec on a batch's inputs, which it frees.
+func execute(exec *context.Exec, inputs []*tensors.Tensor) ([]*tensors.Tensor, error) {
+	defer finalize(inputs)
+	args := make([]any, len(inputs))
+	for i, x := range inputs {
+		args[i] = x
+	}
+	return exec.Exec(args...)
+}
+
+// runningAverages returns the values of ctx's BatchNorm running averages (the variables
+// model.RunningAverage names).
+func runningAverages(ctx *context.Context) (map[*context.Variable][]float64, error) {
+	values := map[*context.Variable][]float64{}
+	for v := range ctx.IterVariables() {
+		if !model.RunningAverage(v.Name()) {
+			continue
+		}
+		t, err := v.Value()
+		if err != nil {
+			return nil, err
+		}
+		switch x := t.Value().(type) {
+		case []float32:
+			values[v] = make([]float64, len(x))
+			for i, f := range x {
+				values[v][i] = float64(f)
+			}
+		case []float64:
+			values[v] = x
+		default:
+			return nil, fmt.Errorf("training: BatchNorm variable %s of shape %s", v.ScopeAndName(), t.Shape())
+		}
+	}
+	return values, nil
+}
+
+// setFloats sets v, a float32 or float64 variable, to values.
+func setFloats(v *context.Variable, values []float64) error {
+	dims := v.Shape().Dimensions
+	if v.DType() == dtypes.Float64 {
+		return v.SetValue(tensors.FromFlatDataAndDimensions(values, dims...))
+	}
+	f32 := make([]float32, len(values))
+	for i, x := range values {
+		f32[i] = float32(x)
+	}
+	return v.SetValue(tensors.FromFlatDataAndDimensions(f32, dims...))
+}
