@@ -90,6 +90,13 @@ func config(t testing.TB, ctx *context.Context) model.Config {
 // predict runs the model in inference mode on a batch and returns predictions per real graph.
 func predict(t testing.TB, be backends.Backend, ctx *context.Context, b *batch.Batch) [][]float64 {
 	t.Helper()
+	return predictIn(t, be, ctx, b, false)
+}
+
+// predictIn is predict in training mode (BatchNorm normalising with the batch's statistics and
+// updating its running averages) when training is true.
+func predictIn(t testing.TB, be backends.Backend, ctx *context.Context, b *batch.Batch, training bool) [][]float64 {
+	t.Helper()
 	inputs, _, err := model.Tensors(b, spec, config(t, ctx))
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +106,7 @@ func predict(t testing.TB, be backends.Backend, ctx *context.Context, b *batch.B
 		ctx = ctx.Reuse()
 	}
 	exec, err := context.NewExec(be, ctx, func(ctx *context.Context, nodes []*Node) *Node {
-		ctx.SetTraining(nodes[0].Graph(), false)
+		ctx.SetTraining(nodes[0].Graph(), training)
 		return ConvertDType(fn(ctx, nil, nodes)[0], dtypes.Float64)
 	})
 	if err != nil {
@@ -146,7 +153,8 @@ var variants = []variant{
 }
 
 // Relabelling the nodes of every input graph leaves every model's predictions unchanged
-// (without PE), and so does the batch a graph is in and the bucket it is padded to.
+// (without PE), and so does the batch a graph is in and the bucket it is padded to, in
+// inference and in training mode.
 func TestInvariances(t *testing.T) {
 	be := testBackend(t)
 	rng := rand.New(rand.NewPCG(1, 1))
@@ -180,6 +188,11 @@ func TestInvariances(t *testing.T) {
 
 			alone, _ := batch.Build(examplesOf(t, gs[2:3], c), nil, optionsFor(c, 1.5), nil)
 			compare(t, "alone", predict(t, be, ctx, alone), base[2:3], 1e-9)
+
+			// In training mode BatchNorm normalises with the batch's statistics, over its real
+			// nodes only: the padding a bucket adds changes nothing there either.
+			padded, _ := batch.Build(examplesOf(t, gs, c), nil, optionsFor(c, 3), nil)
+			compare(t, "training mode, padded", predictIn(t, be, ctx, padded, true), predictIn(t, be, ctx, b, true), 1e-9)
 		})
 	}
 }
