@@ -291,6 +291,8 @@ def main():
     ap.add_argument("--layer-encoder", choices=["mlp", "linear"], default="mlp",
                     help="the maps of the point update and after the concatenation (the ZINC recipe: mlp)")
     ap.add_argument("--lr", type=float, default=5e-4)
+    ap.add_argument("--embedding-init", choices=["pytorch", "authors"], default="pytorch",
+                    help="atom and bond embeddings started from PyTorch's N(0, 1), or as the authors' OGB encoders (Xavier-uniform over OGB's table sizes)")
     ap.add_argument("--train-subset", type=int, default=0, help="first N training molecules (0: all)")
     ap.add_argument("--eval-subset", type=int, default=0, help="first N test molecules (0: all)")
     ap.add_argument("--seed", type=int, default=0)
@@ -328,7 +330,15 @@ def main():
     examples = {i: Example(graphs[i], labels[i], args.pe_k, args.pe_mode, pre) for i in train + test}
     prep = time.perf_counter() - t0
 
-    model = Subgraphormer(args.hidden, args.layers, args.heads, args.pe_k, args.gat, args.layer_encoder).to(device)
+    model = Subgraphormer(args.hidden, args.layers, args.heads, args.pe_k, args.gat, args.layer_encoder)
+    if args.embedding_init == "authors":
+        # As the authors' OGB AtomEncoder and BondEncoder start them: Xavier-uniform over OGB's
+        # table sizes (119 atom rows, 5 bond rows), which ZINC's types index.
+        nn.init.uniform_(model.atom.weight, -math.sqrt(6 / (119 + args.hidden - args.pe_k)), math.sqrt(6 / (119 + args.hidden - args.pe_k)))
+        for block in model.blocks:
+            for emb in (block.bond_int, block.bond_ext):
+                nn.init.uniform_(emb.weight, -math.sqrt(6 / (5 + args.hidden)), math.sqrt(6 / (5 + args.hidden)))
+    model = model.to(device)
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
     info = {"product": args.product, "gat": args.gat, "pe_mode": args.pe_mode, "layer_encoder": args.layer_encoder,
             "device": str(device), "torch": torch.__version__,

@@ -8,20 +8,27 @@ import (
 )
 
 // swingsSection renders scripts/validation-swings.sh's records: each epoch's training loss and
-// test MAE of sgformer (and its validation MAE) and of the PyG peer, then the last epoch's
-// weights evaluated with the running averages training left and with BatchNorm recalibrated.
+// test MAE of sgformer (and its validation MAE) and of the PyG peer with either start of its
+// embeddings, then the last epoch's weights evaluated with the running averages training left
+// and with BatchNorm recalibrated.
 func swingsSection(file string, recs record.Set) (string, error) {
-	ours := [3][]float64{recs.Values("sgformer", "train_loss", ""), recs.Values("sgformer", "val", ""), recs.Values("sgformer", "test", "")}
-	pyg := [2][]float64{recs.Values("pyg", "train_loss", ""), recs.Values("pyg", "test_mae", "")}
-	n := len(ours[0])
-	if n == 0 || len(ours[1]) != n || len(ours[2]) != n || len(pyg[0]) != len(pyg[1]) {
-		return "", fmt.Errorf("%s: want each epoch's training loss, validation and test MAE of sgformer and training loss and test MAE of pyg", file)
+	cols := [][]float64{recs.Values("sgformer", "train_loss", ""), recs.Values("sgformer", "val", ""), recs.Values("sgformer", "test", "")}
+	for _, peer := range []string{"pyg", "pyg authors-init"} {
+		cols = append(cols, recs.Values(peer, "train_loss", ""), recs.Values(peer, "test_mae", ""))
+	}
+	rows := 0
+	for _, col := range cols {
+		rows = max(rows, len(col))
+	}
+	if len(cols[0]) == 0 || len(cols[1]) != len(cols[0]) || len(cols[2]) != len(cols[0]) ||
+		len(cols[3]) == 0 || len(cols[4]) != len(cols[3]) || len(cols[5]) == 0 || len(cols[6]) != len(cols[5]) {
+		return "", fmt.Errorf("%s: want each epoch's training loss, validation and test MAE of sgformer, and training loss and test MAE of the peers", file)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "`%s` (%s):\n\n| epoch | sgformer: training loss | validation MAE | test MAE | PyG: training loss | test MAE |\n|---:|---:|---:|---:|---:|---:|\n", file, provenance(recs))
-	for i := range max(n, len(pyg[0])) {
+	fmt.Fprintf(&b, "`%s` (%s):\n\n| epoch | sgformer: training loss | validation MAE | test MAE | PyG, N(0, 1) embeddings: training loss | test MAE | PyG, the authors' start: training loss | test MAE |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n", file, provenance(recs))
+	for i := range rows {
 		cells := []string{fmt.Sprint(i + 1)}
-		for _, col := range [][]float64{ours[0], ours[1], ours[2], pyg[0], pyg[1]} {
+		for _, col := range cols {
 			cell := "—"
 			if i < len(col) {
 				cell = fmt.Sprintf("%.3f", col[i])
