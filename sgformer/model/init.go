@@ -7,8 +7,6 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"github.com/gomlx/gomlx/pkg/core/dtypes"
-	"github.com/gomlx/gomlx/pkg/core/tensors"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 )
 
@@ -64,21 +62,8 @@ func InitPyTorch(ctx *context.Context, seed uint64, rows TableRows) error {
 		for i := range values {
 			values[i] = d.draw(rng)
 		}
-		var t *tensors.Tensor
-		switch v.DType() {
-		case dtypes.Float32:
-			f := make([]float32, len(values))
-			for i, x := range values {
-				f[i] = float32(x)
-			}
-			t = tensors.FromFlatDataAndDimensions(f, v.Shape().Dimensions...)
-		case dtypes.Float64:
-			t = tensors.FromFlatDataAndDimensions(values, v.Shape().Dimensions...)
-		default:
-			return fmt.Errorf("model: variable %s has dtype %s, want float32 or float64", v.ScopeAndName(), v.DType())
-		}
-		if err := v.SetValue(t); err != nil {
-			return fmt.Errorf("model: setting %s: %w", v.ScopeAndName(), err)
+		if err := SetFloats(v, values); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gomlx/gomlx/pkg/core/dtypes"
-	"github.com/gomlx/gomlx/pkg/core/tensors"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
 	"github.com/sgformer/sgformer/data"
@@ -213,7 +211,7 @@ func Import(ctx *context.Context, sd *StateDict, c model.Config) (*Report, error
 			errs = append(errs, err)
 			continue
 		}
-		if err := setValue(m.v, values); err != nil {
+		if err := model.SetFloats(m.v, values); err != nil {
 			errs = append(errs, err)
 			continue
 		}
@@ -293,25 +291,6 @@ func authorsShape(ours []int, l layout) []int {
 	return slices.Clone(ours)
 }
 
-// setValue sets v to values, in v's dtype.
-func setValue(v *context.Variable, values []float64) error {
-	var t *tensors.Tensor
-	dims := v.Shape().Dimensions
-	switch v.DType() {
-	case dtypes.Float32:
-		f := make([]float32, len(values))
-		for i, x := range values {
-			f[i] = float32(x)
-		}
-		t = tensors.FromFlatDataAndDimensions(f, dims...)
-	case dtypes.Float64:
-		t = tensors.FromFlatDataAndDimensions(slices.Clone(values), dims...)
-	default:
-		return fmt.Errorf("pytorch: variable %s has dtype %s", v.ScopeAndName(), v.DType())
-	}
-	return v.SetValue(t)
-}
-
 // Export returns the state_dict of the authors' model equal to the Subgraphormer built in ctx
 // (configured by c): every tensor their model of the same configuration has, by its name, in
 // float32, which their code loads with load_state_dict(strict=True). Embedding tables get the
@@ -329,20 +308,9 @@ func Export(ctx *context.Context, c model.Config) (*StateDict, error) {
 	}
 	tables := map[string]Tensor{} // prefix of an encoder's tables → one of them, for its width
 	for _, m := range names {
-		value, err := m.v.Value()
+		values, err := model.Floats(m.v)
 		if err != nil {
 			return nil, err
-		}
-		values := make([]float64, value.Size())
-		switch m.v.DType() {
-		case dtypes.Float32:
-			for i, x := range tensors.MustCopyFlatData[float32](value) {
-				values[i] = float64(x)
-			}
-		case dtypes.Float64:
-			copy(values, tensors.MustCopyFlatData[float64](value))
-		default:
-			return nil, fmt.Errorf("pytorch: variable %s has dtype %s", m.v.ScopeAndName(), m.v.DType())
 		}
 		ours := m.v.Shape().Dimensions
 		t := Tensor{Shape: authorsShape(ours, m.layout), DType: "float32", Values: values}

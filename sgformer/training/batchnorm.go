@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 
 	"github.com/gomlx/gomlx/backends"
-	"github.com/gomlx/gomlx/pkg/core/dtypes"
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:revive // GoMLX's convention
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	"github.com/gomlx/gomlx/pkg/ml/context"
@@ -97,7 +96,7 @@ func RecalibrateBatchNorm(ctx *context.Context, be backends.Backend, tk *task.Ta
 		for i, x := range sum {
 			mean[i] = x / recalibrationBatches
 		}
-		if err := setFloats(v, mean); err != nil {
+		if err := model.SetFloats(v, mean); err != nil {
 			return err
 		}
 	}
@@ -137,34 +136,11 @@ func runningAverages(ctx *context.Context) (map[*context.Variable][]float64, err
 		if !model.RunningAverage(v.Name()) {
 			continue
 		}
-		t, err := v.Value()
+		x, err := model.Floats(v)
 		if err != nil {
 			return nil, err
 		}
-		switch x := t.Value().(type) {
-		case []float32:
-			values[v] = make([]float64, len(x))
-			for i, f := range x {
-				values[v][i] = float64(f)
-			}
-		case []float64:
-			values[v] = x
-		default:
-			return nil, fmt.Errorf("training: BatchNorm variable %s of shape %s", v.ScopeAndName(), t.Shape())
-		}
+		values[v] = x
 	}
 	return values, nil
-}
-
-// setFloats sets v, a float32 or float64 variable, to values.
-func setFloats(v *context.Variable, values []float64) error {
-	dims := v.Shape().Dimensions
-	if v.DType() == dtypes.Float64 {
-		return v.SetValue(tensors.FromFlatDataAndDimensions(values, dims...))
-	}
-	f32 := make([]float32, len(values))
-	for i, x := range values {
-		f32[i] = float32(x)
-	}
-	return v.SetValue(tensors.FromFlatDataAndDimensions(f32, dims...))
 }
