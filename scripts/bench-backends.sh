@@ -3,7 +3,7 @@
 # pure-Go backend, XLA's CPU plugin (sgformer install-xla), the same with glibc's default
 # allocator (xla:cpu-system: SGFORMER_MALLOC=system, sgformer/backend/malloc.go) and PyTorch Geometric
 # (bench/pyg/subgraphormer_pyg.py, torch and torch-geometric from PyPI in $SGFORMER_PYG_VENV,
-# default build/venv-pyg, installed with the pinned versions below when missing):
+# default build/venv-pyg, installed with the versions scripts/lib/pyg.sh pins when missing):
 #   - ZINC-12k recipe (6 × 96, k = 8, MLP layer encoders), 128 molecules: one training step and
 #     one inference pass (BenchmarkZINCTrainStep/Inference: the median of 5 executions after one
 #     that compiles and one that warms up;
@@ -24,13 +24,9 @@ out=${1:-results/benchmarks/backends.jsonl}
 source scripts/lib/record.sh
 export SGFORMER_DATA=${SGFORMER_DATA:-$(cd .. && pwd)/shared/data}
 export GOMEMLIMIT=${GOMEMLIMIT:-$(($(awk '/^MemAvailable/ {print $2}' /proc/meminfo) * 1024 / 10 * 9))}
-venv=${SGFORMER_PYG_VENV:-build/venv-pyg}
+source scripts/lib/pyg.sh
 authors=${SGFORMER_AUTHORS:-/tmp/subgraphormer-authors}
-torch_version=2.15.0 pyg_version=2.8.1
-if ! "$venv/bin/python" -c "import torch_geometric" 2>/dev/null; then
-	python3 -m venv "$venv"
-	"$venv/bin/pip" install -q "torch==$torch_version" "torch-geometric==$pyg_version"
-fi
+pyg_install
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export SGFORMER_XLA_CACHE="$tmp/xla-cache" # empty: compilation is part of what is measured
@@ -42,7 +38,7 @@ malloc() { [[ $1 == *-system ]] && echo system || echo sgformer; } # SGFORMER_MA
 timed() { /usr/bin/time -f 'peak RSS %M kB, wall %e s, CPU %P' "$@" || echo "exit status $?"; }
 {
 	record_header scripts/bench-backends.sh
-	echo "# setup: $(go version | cut -d' ' -f3), XLA CPU plugin $(echo "$plugin" | sed -n 's/.*"package":"\([^"]*\)".*"version":"\([^"]*\)".*/\1 \2/p'), $("$venv/bin/python" -c 'import torch, torch_geometric; print(f"torch {torch.__version__} ({torch.get_num_threads()} threads), torch-geometric {torch_geometric.__version__}")')"
+	echo "# setup: $(go version | cut -d' ' -f3), XLA CPU plugin $(echo "$plugin" | sed -n 's/.*"package":"\([^"]*\)".*"version":"\([^"]*\)".*/\1 \2/p'), $(pyg_versions)"
 	for b in go xla:cpu xla:cpu-system; do
 		echo "== zinc $b"
 		(cd sgformer/training && GOMLX_BACKEND=${b%-system} SGFORMER_MALLOC=$(malloc "$b") timed "$tmp/training.test" -test.run '^$' -test.bench '^BenchmarkZINC(TrainStep|Inference)/sparse$' -test.benchtime 5x -test.benchmem)

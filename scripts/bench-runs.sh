@@ -29,7 +29,7 @@ if (($# == 0)); then
 fi
 export SGFORMER_DATA=${SGFORMER_DATA:-$(cd .. && pwd)/shared/data}
 export GOMEMLIMIT=${GOMEMLIMIT:-$(($(awk '/^MemAvailable/ {print $2}' /proc/meminfo) * 1024 / 10 * 9))}
-venv=${SGFORMER_PYG_VENV:-build/venv-pyg}
+source scripts/lib/pyg.sh
 authors=${SGFORMER_AUTHORS:-/tmp/subgraphormer-authors}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

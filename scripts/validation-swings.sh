@@ -12,18 +12,15 @@
 # Writes OUT's records (default results/validation-swings/records.jsonl; internal/record), which
 # internal/cmd/readme renders into docs/results.md; the header records the machine and its load.
 # Needs the shared data at ../shared/data or $SGFORMER_DATA, and the peer's venv (build/venv-pyg,
-# installed with the pinned versions of scripts/bench-backends.sh when missing).
+# installed with the versions scripts/lib/pyg.sh pins when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-results/validation-swings/records.jsonl}
 epochs=${EPOCHS:-20}
 source scripts/lib/record.sh
 export SGFORMER_DATA=${SGFORMER_DATA:-$(cd .. && pwd)/shared/data}
-venv=${SGFORMER_PYG_VENV:-build/venv-pyg}
-if ! "$venv/bin/python" -c "import torch_geometric" 2>/dev/null; then
-	python3 -m venv "$venv"
-	"$venv/bin/pip" install -q "torch==2.15.0" "torch-geometric==2.8.1"
-fi
+source scripts/lib/pyg.sh
+pyg_install
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/sgformer" ./cmd/sgformer
@@ -31,7 +28,7 @@ go build -o "$tmp/sgformer" ./cmd/sgformer
 zinc="$SGFORMER_DATA/zinc12k"
 {
 	record_header scripts/validation-swings.sh
-	echo "# setup: --train-subset 1040 --epochs $epochs --seed 0; sgformer on xla:cpu, the peer on $("$venv/bin/python" -c 'import torch, torch_geometric; print(f"torch {torch.__version__} ({torch.get_num_threads()} threads), torch-geometric {torch_geometric.__version__}")')"
+	echo "# setup: --train-subset 1040 --epochs $epochs --seed 0; sgformer on xla:cpu, the peer on $(pyg_versions)"
 	"$tmp/sgformer" train --dataset zinc12k --data-dir "$zinc" --train-subset 1040 --epochs "$epochs" --seed 0 \
 		--backend xla:cpu --out "$tmp/ours" >/dev/null 2>"$tmp/ours.err" || { cat "$tmp/ours.err" >&2; exit 1; }
 	echo "== sgformer"
