@@ -173,9 +173,9 @@ func gridCells(dataset string, h *hyperFlags, ratios, ks, seeds, out string) ([]
 					return nil, err
 				}
 				ctx.SetParams(map[string]any{model.ParamPEK: k, training.ParamSamplingRatio: ratio, training.ParamSeed: seed})
-				c, err := training.ReadConfig(ctx)
+				c, err := runConfig(ctx)
 				if err != nil {
-					return nil, usageError{err.Error()}
+					return nil, err
 				}
 				run, err := filepath.Rel(out, cellDir(out, c.Model.Model, ratio, k, seed))
 				if err != nil {

@@ -57,9 +57,9 @@ func brecCmd(args []string, io stdio) error {
 		if err := h.apply(ctx); err != nil {
 			return err
 		}
-		cfg, err := training.ReadConfig(ctx)
+		cfg, err := runConfig(ctx)
 		if err != nil {
-			return usageError{err.Error()}
+			return err
 		}
 		if *name == "" {
 			*name = cfg.Model.Model

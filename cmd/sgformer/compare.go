@@ -34,9 +34,6 @@ func compareCmd(args []string, io stdio) error {
 			return err
 		}
 		ctx.SetParam(model.ParamModel, name)
-		if _, err := model.ReadConfig(ctx); err != nil {
-			return usageError{err.Error()}
-		}
 		fmt.Fprintf(io.err, "== %s\n", name)
 		run := filepath.Join(*out, strings.ReplaceAll(name, "+", "plus"))
 		sum, err := runTraining(ctx, &d, training.Options{Out: run}, *backendName, "", io)

@@ -187,14 +187,20 @@ func (h *hyperFlags) apply(ctx *context.Context) error {
 			return usageError{err.Error()}
 		}
 	}
+	return nil
+}
+
+// runConfig reads the hyperparameters of ctx for a run to start from: its errors are usage
+// errors, found before anything is loaded.
+func runConfig(ctx *context.Context) (training.Config, error) {
 	c, err := training.ReadConfig(ctx)
 	if err != nil {
-		return usageError{err.Error()}
+		return c, usageError{err.Error()}
 	}
 	if c.LearningRate == 0 {
-		return usagef("%s = 0, want a positive rate", training.ParamLearningRate)
+		return c, usagef("%s = 0, want a positive rate", training.ParamLearningRate)
 	}
-	return nil
+	return c, nil
 }
 
 // sourceToResume reads the data source of the run in dir, to resume it.
@@ -401,7 +407,16 @@ func runTraining(ctx *context.Context, d *dataFlags, opt training.Options, backe
 		}
 		d.Source = src
 	}
-	var err error
+	cfg, err := runConfig(ctx) // the configuration, read once here and once by Train
+	if err != nil {
+		return nil, err
+	}
+	if opt.Backend, err = newBackend(backendName, io); err != nil {
+		return nil, err
+	}
+	if _, err := training.ResolveDevices(cfg, opt.Backend); err != nil { // before the data are loaded
+		return nil, usageError{err.Error()}
+	}
 	if !opt.Resume {
 		seed, _ := ctx.GetParam(training.ParamSeed)
 		s, _ := seed.(int)
@@ -421,18 +436,7 @@ func runTraining(ctx *context.Context, d *dataFlags, opt training.Options, backe
 			}
 		}
 	}
-	if opt.Backend, err = newBackend(backendName, io); err != nil {
-		return nil, err
-	}
-	cfg, err := training.ReadConfig(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := training.ResolveDevices(cfg, opt.Backend); err != nil { // before the data are loaded
-		return nil, usageError{err.Error()}
-	}
-	c := cfg.Model
-	tk, err := task.Load(d.Source, c, d.CacheDir, io.err)
+	tk, err := task.Load(d.Source, cfg.Model, d.CacheDir, io.err)
 	var subset *task.SubsetError
 	if errors.As(err, &subset) {
 		return nil, usagef("--train-subset %d: the training split has %d graphs", subset.Asked, subset.Graphs)
