@@ -17,35 +17,9 @@ import (
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
-// The sections of docs/devices.md: what scripts/bench-devices.sh measured on XLA's CPU devices,
-// and a model of a ZINC-12k training step on 1 to 8 GPUs built from the committed measurements.
-
-// devicesSection renders scripts/bench-devices.sh's records: per number of devices, the
-// process's peak RSS, each epoch's training seconds and the largest program's device memory.
-func devicesSection(file string, recs record.Set) (string, error) {
-	var b strings.Builder
-	fmt.Fprintf(&b, "From `%s` (%s):\n\n", file, provenance(recs))
-	b.WriteString("| devices | training seconds of epochs 1, 2, 3 | peak RSS of the process (all devices) | device memory of the largest program, per device | CPU |\n|---:|---|---:|---:|---:|\n")
-	for _, p := range recs.Parts() {
-		n, ok := strings.CutPrefix(p, "devices ")
-		rss, hasRSS := recs.Value(p, "peak RSS", "kB")
-		cpu, _ := recs.Value(p, "CPU", "%")
-		var epochs []string
-		for _, s := range recs.Values(p, "train seconds per epoch", "") {
-			epochs = append(epochs, fmt.Sprintf("%.0f", s))
-		}
-		if !ok || len(epochs) == 0 || !hasRSS {
-			return "", fmt.Errorf("%s: part %q lacks its epochs or peak RSS", file, p)
-		}
-		device := "—"
-		if d, ok := recs.Value(p, "device bytes", ""); ok {
-			device = fmt.Sprintf("%.0f MiB", d/(1<<20))
-		}
-		fmt.Fprintf(&b, "| %s | %s | %.1f GiB | %s | %.0f%% |\n", n, strings.Join(epochs, ", "), rss/(1<<20), device, cpu)
-	}
-	b.WriteString("\nDevice memory: XLA's buffer assignment of the run's largest program (arguments, outputs and temporaries; summary.json's `device_bytes`), — where the output predates it.\n")
-	return b.String(), nil
-}
+// The model of docs/devices.md: a ZINC-12k training step on 1 to 8 GPUs built from the committed
+// measurements (what scripts/bench-devices.sh measured on XLA's CPU devices is the template
+// templates/devices-cpu.md.tmpl).
 
 // collectives is what scripts/devices-collectives.sh counted in a partitioned training step:
 // the bytes of the results of its all-gathers and all-reduces (global tensors, whose size does

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io/fs"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -48,7 +50,7 @@ BenchmarkMatMul/2048-2 5 1 ns/op 150 GFLOP/s
 	root := t.TempDir()
 	render := func(s string) (string, error) {
 		writeRecords(t, filepath.Join(root, file), s)
-		return recordsSection(file, pluginsSection)(root)
+		return templateSection("xla-cpu-plugins", file)(root)
 	}
 	got, err := render(good)
 	if err != nil {
@@ -70,6 +72,42 @@ BenchmarkMatMul/2048-2 5 1 ns/op 150 GFLOP/s
 	} {
 		if _, err := render(bad); err == nil {
 			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+// A record a template asks for and the file lacks stops the render with an error that names the
+// file, the part, the quantity and the unit.
+func TestTemplateMissingRecord(t *testing.T) {
+	const file = "t.jsonl"
+	root := t.TempDir()
+	body := `== TupleOrder
+BenchmarkTupleOrder/K=2/train-2 1 1 ns/op 1612 nodes/batch 0.6488 s/graph
+BenchmarkTupleOrder/K=2/inference-2 1 1 ns/op 0.1935 s/graph
+BenchmarkTupleOrder/K=3/train-2 1 1 ns/op 46121 nodes/batch 13.73 s/graph
+BenchmarkTupleOrder/K=3/inference-2 1 1 ns/op 4.378 s/graph
+`
+	writeRecords(t, filepath.Join(root, file), body+"peak RSS 7608812 kB, wall 95.62 s, CPU 118%\n")
+	got, err := templateSection("tuple-order", file)(root)
+	if err != nil || !strings.Contains(got, "| 3 | 46,121 | 13.73 | 4.38 |") || !strings.Contains(got, "(both K): 7.3 GiB.") {
+		t.Errorf("section = %q, %v", got, err)
+	}
+	writeRecords(t, filepath.Join(root, file), body)
+	_, err = templateSection("tuple-order", file)(root)
+	if err == nil || !strings.Contains(err.Error(), `t.jsonl: part "TupleOrder" has no "peak RSS" in "kB"`) {
+		t.Errorf("without the peak RSS: %v", err)
+	}
+}
+
+// Every template renders a section of the documents.
+func TestTemplatesAreSections(t *testing.T) {
+	files, err := fs.Glob(templates, "templates/*.md.tmpl")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("templates %q, %v", files, err)
+	}
+	for _, f := range files {
+		if name := strings.TrimSuffix(path.Base(f), ".md.tmpl"); sections[name] == nil {
+			t.Errorf("%s: no section %q", f, name)
 		}
 	}
 }

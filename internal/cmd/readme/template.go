@@ -1,0 +1,156 @@
+package main
+
+import (
+	"embed"
+	"fmt"
+	"slices"
+	"strings"
+	"text/template"
+
+	"github.com/sgformer/sgformer/internal/gpuresult"
+	"github.com/sgformer/sgformer/internal/record"
+)
+
+// templates are the sections that are layout of one file's records: templates/NAME.md.tmpl
+// renders the section NAME with the functions of recordFuncs.
+//
+//go:embed templates/*.md.tmpl
+var templates embed.FS
+
+// templateSection is the section name, rendered by templates/NAME.md.tmpl from the records of
+// file (a path under the project root).
+func templateSection(name, file string) func(root string) (string, error) {
+	return recordsSection(file, func(file string, recs record.Set) (string, error) {
+		path := "templates/" + name + ".md.tmpl"
+		t, err := template.New(name+".md.tmpl").Option("missingkey=error").Funcs(recordFuncs(file, recs)).ParseFS(templates, path)
+		if err != nil {
+			return "", err
+		}
+		var b strings.Builder
+		if err := t.Execute(&b, nil); err != nil {
+			return "", err
+		}
+		return b.String(), nil
+	})
+}
+
+// recordFuncs are the functions of the templates, over recs, the records of file. A PART
+// argument names a part, or, ending in "*", every part that begins with what precedes it
+// ("before *").
+//
+//	file                  the path of the records
+//	provenance            the commands that measured them, as the documents cite them
+//	parts                 the names of the parts, in order
+//	records PART WHAT     the records of PART's WHAT, with their labels
+//	value PART WHAT UNIT  the first value of PART's WHAT in UNIT; an error where there is none
+//	values PART WHAT UNIT its values, in order
+//	has PART WHAT UNIT    whether it has one
+//	fail FORMAT ARGS…     an error, naming the file, that stops the render
+//	list STRINGS…         the strings, to range over
+//	trimPrefix PREFIX S   S without PREFIX
+//	div X Y, mul X Y      X/Y, X·Y
+//	divAll XS Y           each of XS divided by Y
+//	gib KB                kilobytes in GiB
+//	thousands X           X's integer part with commas between groups of three digits
+//	join FORMAT XS        XS each written with FORMAT, separated by ", "
+//	medianRange FORMAT XS the median of XS and, for more than one, their range in brackets
+//	cell FORMAT XS N      the Nth of XS (from 1) written with FORMAT, or "—" where XS is shorter
+//	seq N                 1, 2, …, N
+//	longest XS…           the length of the longest of XS
+func recordFuncs(file string, recs record.Set) template.FuncMap {
+	matches := func(r record.Record, part string) bool {
+		prefix, ok := strings.CutSuffix(part, "*")
+		return r.Part == part || (ok && strings.HasPrefix(r.Part, prefix))
+	}
+	values := func(part, what, unit string) []float64 {
+		var xs []float64
+		for _, r := range recs {
+			if matches(r, part) && r.What == what && r.Unit == unit {
+				xs = append(xs, r.Value)
+			}
+		}
+		return xs
+	}
+	return template.FuncMap{
+		"file":       func() string { return file },
+		"provenance": func() string { return provenance(recs) },
+		"parts":      recs.Parts,
+		"records": func(part, what string) record.Set {
+			return recs.Where(func(r record.Record) bool { return matches(r, part) && r.What == what })
+		},
+		"value": func(part, what, unit string) (float64, error) {
+			xs := values(part, what, unit)
+			if len(xs) == 0 {
+				return 0, fmt.Errorf("%s: part %q has no %q in %q", file, part, what, unit)
+			}
+			return xs[0], nil
+		},
+		"values": values,
+		"has":    func(part, what, unit string) bool { return len(values(part, what, unit)) > 0 },
+		"fail": func(format string, args ...any) (string, error) {
+			return "", fmt.Errorf("%s: %s", file, fmt.Sprintf(format, args...))
+		},
+		"list":       func(s ...string) []string { return s },
+		"trimPrefix": func(prefix, s string) string { return strings.TrimPrefix(s, prefix) },
+		"div":        func(x, y float64) float64 { return x / y },
+		"mul":        func(x, y float64) float64 { return x * y },
+		"divAll": func(xs []float64, y float64) []float64 {
+			var q []float64
+			for _, x := range xs {
+				q = append(q, x/y)
+			}
+			return q
+		},
+		"gib":       func(kb float64) float64 { return kb / (1 << 20) },
+		"thousands": func(x float64) string { return thousands(int(x)) },
+		"join": func(format string, xs []float64) string {
+			var s []string
+			for _, x := range xs {
+				s = append(s, fmt.Sprintf(format, x))
+			}
+			return strings.Join(s, ", ")
+		},
+		"medianRange": medianRange,
+		"cell": func(format string, xs []float64, n int) string {
+			if n < 1 || n > len(xs) {
+				return "—"
+			}
+			return fmt.Sprintf(format, xs[n-1])
+		},
+		"seq": func(n int) []int {
+			var s []int
+			for i := 1; i <= n; i++ {
+				s = append(s, i)
+			}
+			return s
+		},
+		"longest": func(xss ...[]float64) int {
+			n := 0
+			for _, xs := range xss {
+				n = max(n, len(xs))
+			}
+			return n
+		},
+	}
+}
+
+// medianRange writes the median of xs and, for more than one, their range in brackets, each with
+// format f; no xs is an error.
+func medianRange(f string, xs []float64) (string, error) {
+	switch len(xs) {
+	case 0:
+		return "", fmt.Errorf("no values")
+	case 1:
+		return fmt.Sprintf(f, xs[0]), nil
+	}
+	return fmt.Sprintf(f+" ("+f+"–"+f+")", gpuresult.Median(xs), slices.Min(xs), slices.Max(xs)), nil
+}
+
+// provenance is the contexts of the commands that measured recs, as the documents cite them.
+func provenance(recs record.Set) string {
+	var cs []string
+	for _, c := range recs.Contexts() {
+		cs = append(cs, c.String())
+	}
+	return strings.Join(cs, "; ")
+}
