@@ -39,6 +39,7 @@ die() {
 	printf '[binder-test] error: %s\n' "$*" >&2
 	exit 1
 }
+source scripts/lib/apt.sh
 
 reuse=false
 for arg in "$@"; do
@@ -59,11 +60,7 @@ command -v debootstrap >/dev/null 2>&1 || packages+=(debootstrap)
 [ -x /usr/bin/chromium ] || packages+=(chromium)
 [ -x /usr/bin/chromedriver ] || packages+=(chromium-driver)
 "$py" -c 'import selenium' >/dev/null 2>&1 || packages+=(python3-selenium)
-if [ ${#packages[@]} -gt 0 ]; then
-	say "apt-get install ${packages[*]}"
-	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
-fi
+apt_install "${packages[@]}"
 
 # unmount_all unmounts whatever a stopped run left mounted in the root.
 unmount_all() {

@@ -35,6 +35,7 @@ die() {
 	printf '[browser-test] error: %s\n' "$*" >&2
 	exit 1
 }
+source scripts/lib/apt.sh
 
 figures=false
 notebooks=()
@@ -67,19 +68,7 @@ install_system() {
 		say "jupyter-notebook, chromium, chromedriver and selenium present"
 		return
 	fi
-	local sudo=()
-	if [ "$(id -u)" -ne 0 ]; then
-		if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-			sudo=(sudo -n)
-		else
-			die "missing ${packages[*]}: install them as root (apt-get install ${packages[*]})"
-		fi
-	fi
-	say "apt-get install ${packages[*]}"
-	local t0=$SECONDS
-	"${sudo[@]}" apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
-	say "  installed in $((SECONDS - t0)) s"
+	apt_install "${packages[@]}"
 }
 
 install_system

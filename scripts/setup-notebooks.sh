@@ -37,6 +37,7 @@ die() {
 	printf '[setup-notebooks] error: %s\n' "$*" >&2
 	exit 1
 }
+source "$root/scripts/lib/apt.sh"
 
 only=""
 interactive=false
@@ -77,22 +78,7 @@ setup_system() {
 	else
 		packages+=(python3-venv)
 	fi
-	if [ ${#packages[@]} -eq 0 ]; then
-		return
-	fi
-	local sudo=()
-	if [ "$(id -u)" -ne 0 ]; then
-		if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-			sudo=(sudo -n)
-		else
-			die "missing ${packages[*]}: install them as root (or run '$0 --only system' as root)"
-		fi
-	fi
-	say "apt-get install ${packages[*]}"
-	local t0=$SECONDS
-	"${sudo[@]}" apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${packages[@]}"
-	say "  installed in $((SECONDS - t0)) s"
+	apt_install "${packages[@]}"
 }
 
 # module_version prints the version of the main module a Go binary was built from, or nothing.

@@ -28,12 +28,11 @@ die() {
 	printf '[slurm-test] error: %s\n' "$*" >&2
 	exit 1
 }
+source scripts/lib/apt.sh
 
 [ "$(id -u)" -eq 0 ] || die "needs root (the Slurm and munge daemons run as root here)"
 if ! command -v slurmctld >/dev/null 2>&1 || ! command -v munged >/dev/null 2>&1; then
-	say "apt-get install slurm-wlm munge"
-	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends slurm-wlm munge >/dev/null
+	apt_install slurm-wlm munge
 fi
 
 pids=()
