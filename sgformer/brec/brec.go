@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"syscall"
 	"time"
 
 	"github.com/gomlx/gomlx/backends"
@@ -42,6 +43,10 @@ type Record struct {
 	Epochs        int     `json:"epochs,omitempty"`
 	Loss          float64 `json:"loss,omitempty"`
 	Seconds       float64 `json:"seconds"`
+	// CPUSeconds is the CPU time of the process (user and system, all its threads) the pair
+	// took: unlike Seconds, it leaves out the time the process waited for a core another
+	// process held, or was stopped. Records from before 2026-11-29 have none.
+	CPUSeconds float64 `json:"cpu_seconds,omitempty"`
 }
 
 // Oracles are the exact tests by name.
@@ -113,10 +118,12 @@ func Run(pairs []data.Pair, test string, path string, opt Options) ([]Record, er
 	defer f.Close()
 	began, logged := time.Now(), time.Now()
 	for i, p := range todo {
+		cpu0 := cpuSeconds()
 		rec, err := pairTest(p)
 		if err != nil {
 			return nil, err
 		}
+		rec.CPUSeconds = cpuSeconds() - cpu0
 		line, err := json.Marshal(rec)
 		if err != nil {
 			return nil, err
@@ -205,4 +212,14 @@ func Counts(records []Record) []Count {
 		}
 	}
 	return append(out, total)
+}
+
+// cpuSeconds is the CPU time the process has used so far, user and system, in seconds (0 where
+// the system does not say).
+func cpuSeconds() float64 {
+	var u syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
+		return 0
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano()).Seconds()
 }

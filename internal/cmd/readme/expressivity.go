@@ -117,7 +117,8 @@ func brecSection(root string) (string, error) {
 // brec --test model: BREC's results table (brec.Table) of the oracles, the models and BREC's
 // published rows; then per model and category tested, the pairs it distinguishes, those beyond
 // SSWL and beyond 2-FWL (which bound K = 2 models: none, unless a number fooled the test), the
-// reliability checks failed and the seconds per pair, beside SSWL's count of the same pairs.
+// reliability checks failed, the seconds per pair and the CPU seconds per pair (of the records
+// that have them), beside SSWL's count of the same pairs.
 func brecModelsSection(root string) (string, error) {
 	dir := filepath.Join(root, "results", "expressivity")
 	oracles, err := brec.Read(filepath.Join(dir, "brec-oracles.jsonl"))
@@ -145,10 +146,15 @@ func brecModelsSection(root string) (string, error) {
 	header, rows := brec.Table(append(brec.Summarize(oracles), summaries...), published)
 	var b strings.Builder
 	writeMarkdownTable(&b, header, rows)
-	b.WriteString("\n| model | category | pairs | distinguished | SSWL | beyond SSWL | beyond 2-FWL | reliability failed | seconds per pair |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	b.WriteString("\n| model | category | pairs | distinguished | SSWL | beyond SSWL | beyond 2-FWL | reliability failed | seconds per pair | CPU seconds per pair |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	beyond := map[string][]string{} // per model, the pairs it tells apart beyond 2-FWL
 	for _, s := range summaries {
 		rows := map[string]*[4]int{} // per category: SSWL distinguishes, beyond SSWL, beyond 2-FWL, unreliable
+		type cpuTime struct {
+			seconds float64
+			pairs   int
+		}
+		cpu := map[string]*cpuTime{} // per category, of the records that have it
 		for _, r := range records {
 			if r.Test != s.Test {
 				continue
@@ -158,7 +164,11 @@ func brecModelsSection(root string) (string, error) {
 			}
 			for _, c := range []string{r.Category, "total"} {
 				if rows[c] == nil {
-					rows[c] = &[4]int{}
+					rows[c], cpu[c] = &[4]int{}, &cpuTime{}
+				}
+				if r.CPUSeconds > 0 {
+					cpu[c].seconds += r.CPUSeconds
+					cpu[c].pairs++
 				}
 				row := rows[c]
 				for i, yes := range []bool{sswl[r.Pair], r.Distinguished && !sswl[r.Pair], r.Distinguished && !fwl[r.Pair], !r.Reliable} {
@@ -174,7 +184,13 @@ func brecModelsSection(root string) (string, error) {
 			if name == "total" {
 				name = "**total**"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d | %d | %d | %.1f |\n", brec.TestName(s.Test), name, c.Pairs, c.Distinguished, row[0], row[1], row[2], row[3], c.Seconds/float64(c.Pairs))
+			cpuCell := "—"
+			if t := cpu[c.Category]; t.pairs == c.Pairs {
+				cpuCell = fmt.Sprintf("%.1f", t.seconds/float64(t.pairs))
+			} else if t.pairs > 0 {
+				cpuCell = fmt.Sprintf("%.1f (%d pairs)", t.seconds/float64(t.pairs), t.pairs)
+			}
+			fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d | %d | %d | %.1f | %s |\n", brec.TestName(s.Test), name, c.Pairs, c.Distinguished, row[0], row[1], row[2], row[3], c.Seconds/float64(c.Pairs), cpuCell)
 		}
 	}
 	for _, s := range summaries {
