@@ -27,29 +27,72 @@ const recalibrationBatches = 100
 // recipe does, from the run's seed), reads each batch's statistics back from the running
 // averages' update (model.BatchNormMomentum), and sets each running average to their mean, as
 // PyTorch's BatchNorm with momentum=None. Nothing is saved: a run's checkpoints keep what
-// training left.
+// training left (unless it trains with ParamBNRecalibrate, which does this before each
+// evaluation).
 func RecalibrateBatchNorm(ctx *context.Context, be backends.Backend, tk *task.Task) error {
 	cfg, err := ReadConfig(ctx)
 	if err != nil {
 		return err
 	}
+	r, err := newRecalibrator(ctx, be, tk, cfg)
+	if err != nil {
+		return err
+	}
+	defer r.finalize()
+	return r.run()
+}
+
+// A recalibrator recalibrates the running averages of a model's BatchNorm layers
+// (RecalibrateBatchNorm), again and again as the weights change: its programs are compiled once.
+type recalibrator struct {
+	ctx   *context.Context
+	cfg   Config
+	train []batch.Example
+	b     batching
+	exec  *context.Exec
+}
+
+// newRecalibrator prepares the recalibration of the model cfg configures in ctx on tk's
+// training split.
+func newRecalibrator(ctx *context.Context, be backends.Backend, tk *task.Task, cfg Config) (*recalibrator, error) {
 	train := tk.Select(tk.Train)
 	b, err := newBatching(cfg, tk.Spec).withProfile(train)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	exec, err := trainingMode(ctx, be, tk.Spec, cfg)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer exec.Finalize()
-	rng := rand.New(rand.NewPCG(uint64(cfg.Seed), streamRecalibration))
+	return &recalibrator{ctx: ctx, cfg: cfg, train: train, b: b, exec: exec}, nil
+}
+
+// finalize frees the programs.
+func (r *recalibrator) finalize() { r.exec.Finalize() }
+
+// run recalibrates the running averages in r.ctx, drawing the same batches at every call. The
+// random state of r.ctx (dropout's, in training mode) is left as it was, so that training goes
+// on as if nothing had run.
+func (r *recalibrator) run() error {
+	rngState := r.ctx.GetVariableByScopeAndName(context.RootScope, context.RNGStateVariableName)
+	if rngState != nil {
+		value, err := rngState.Value()
+		if err != nil {
+			return err
+		}
+		saved, err := value.Clone()
+		if err != nil {
+			return err
+		}
+		defer func() { rngState.MustSetValue(saved) }()
+	}
+	rng := rand.New(rand.NewPCG(uint64(r.cfg.Seed), streamRecalibration))
 	roots := func(int) *rand.Rand { return rng }
 	var flips *rand.Rand
-	if b.signFlips {
+	if r.b.signFlips {
 		flips = rng
 	}
-	running, err := runningAverages(ctx)
+	running, err := runningAverages(r.ctx)
 	if err != nil {
 		return err
 	}
@@ -58,25 +101,25 @@ func RecalibrateBatchNorm(ctx *context.Context, be backends.Backend, tk *task.Ta
 	}
 	sums := make(map[*context.Variable][]float64, len(running))
 	var order []int
-	for batches, lo := 0, 0; batches < recalibrationBatches; batches, lo = batches+1, lo+b.size {
+	for batches, lo := 0, 0; batches < recalibrationBatches; batches, lo = batches+1, lo+r.b.size {
 		if lo >= len(order) { // a new epoch
-			order, lo = rng.Perm(len(train)), 0
+			order, lo = rng.Perm(len(r.train)), 0
 		}
-		examples := make([]batch.Example, 0, b.size)
-		for _, i := range order[lo:min(lo+b.size, len(order))] {
-			examples = append(examples, train[i])
+		examples := make([]batch.Example, 0, r.b.size)
+		for _, i := range order[lo:min(lo+r.b.size, len(order))] {
+			examples = append(examples, r.train[i])
 		}
-		inputs, labels, err := b.build(examples, roots, flips)
+		inputs, labels, err := r.b.build(examples, roots, flips)
 		if err != nil {
 			return err
 		}
 		finalize(labels)
-		out, err := execute(exec, inputs)
+		out, err := execute(r.exec, inputs)
 		if err != nil {
 			return err
 		}
 		finalize(out)
-		after, err := runningAverages(ctx)
+		after, err := runningAverages(r.ctx)
 		if err != nil {
 			return err
 		}

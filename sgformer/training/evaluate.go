@@ -13,18 +13,31 @@ import (
 
 // evaluator measures the model after an epoch on the validation and test splits. Its Predictor
 // is built at the first evaluation, once the training step has created every variable, and pads
-// batches by the training batches' profile, so that evaluation meets the same few shapes.
+// batches by the training batches' profile, so that evaluation meets the same few shapes. With
+// ParamBNRecalibrate, BatchNorm's running averages are recalibrated first (recalibrator), and
+// the checkpoints keep them so.
 type evaluator struct {
-	ctx       *context.Context
-	backend   backends.Backend
-	cfg       Config // the run's, read once (Train)
-	task      *task.Task
-	profile   batch.Profile
-	predictor *Predictor
+	ctx          *context.Context
+	backend      backends.Backend
+	cfg          Config // the run's, read once (Train)
+	task         *task.Task
+	profile      batch.Profile
+	predictor    *Predictor
+	recalibrator *recalibrator
 }
 
 // epoch returns the validation and test metrics of the model as epoch ended.
 func (e *evaluator) epoch(epoch int) (valid, test float64, err error) {
+	if e.cfg.BNRecalibrate {
+		if e.recalibrator == nil {
+			if e.recalibrator, err = newRecalibrator(e.ctx, e.backend, e.task, e.cfg); err != nil {
+				return 0, 0, err
+			}
+		}
+		if err := e.recalibrator.run(); err != nil {
+			return 0, 0, fmt.Errorf("training: epoch %d: recalibrating BatchNorm: %w", epoch, err)
+		}
+	}
 	if valid, err = e.evaluate(e.task.Valid); err != nil {
 		return 0, 0, fmt.Errorf("training: epoch %d: validation: %w", epoch, err)
 	}

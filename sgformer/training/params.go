@@ -38,10 +38,11 @@ const (
 	ParamSamplingRatio   = "sampling_ratio" // fraction of subgraphs kept per graph and epoch (Sec. 4.3)
 	ParamEvalSamples     = "eval_samples"   // draws averaged at evaluation when sampling
 	ParamSeed            = "seed"
-	ParamBucket          = "bucket"       // growth factor between padded batch sizes
-	ParamSignFlip        = "pe_sign_flip" // random PE sign flips in training
-	ParamMetric          = "metric"       // "mae", "rmse", "rocauc" or "ap"
-	ParamDevices         = "devices"      // devices each training step and evaluation runs on: a number, or "all" (devices.go)
+	ParamBucket          = "bucket"         // growth factor between padded batch sizes
+	ParamSignFlip        = "pe_sign_flip"   // random PE sign flips in training
+	ParamMetric          = "metric"         // "mae", "rmse", "rocauc" or "ap"
+	ParamDevices         = "devices"        // devices each training step and evaluation runs on: a number, or "all" (devices.go)
+	ParamBNRecalibrate   = "bn_recalibrate" // BatchNorm's running averages recalibrated before each evaluation (batchnorm.go)
 )
 
 // Schedules (ParamSchedule).
@@ -77,6 +78,7 @@ var Params = []model.Param{
 	param(ParamBucket, 1.15, "growth factor between the padded sizes of batches"),
 	param(ParamSignFlip, true, "flip the sign of each PE column at random in training"),
 	param(ParamDevices, "1", `devices each training step and evaluation runs on, the batch split among them (data parallel): a number, or "all" of the backend's`),
+	param(ParamBNRecalibrate, false, "before each epoch's evaluation, set BatchNorm's running averages to the mean statistics of 100 training batches at the epoch's weights (precise BatchNorm; the authors' runs do not)"),
 }
 
 func param(name string, def any, usage string) model.Param {
@@ -111,6 +113,7 @@ type Config struct {
 	EvalSamples, Seed     int
 	Bucket                float64
 	SignFlip              bool
+	BNRecalibrate         bool
 	// Devices is ParamDevices as given; Train resolves it against the backend (ResolveDevices).
 	Devices string
 }
@@ -130,7 +133,7 @@ func ReadConfig(ctx *context.Context) (Config, error) {
 		ASAMRho: f(ParamASAMRho), ASAMEta: f(ParamASAMEta), Schedule: s(ParamSchedule), WarmupEpochs: i(ParamWarmupEpochs),
 		PlateauFactor: f(ParamPlateauFactor), PlateauPatience: i(ParamPlateauPatience), MinLearningRate: f(ParamMinLearningRate),
 		SamplingRatio: f(ParamSamplingRatio), EvalSamples: i(ParamEvalSamples), Seed: i(ParamSeed), Bucket: f(ParamBucket),
-		SignFlip: model.Get[bool](ctx, Params, ParamSignFlip), Devices: s(ParamDevices),
+		SignFlip: model.Get[bool](ctx, Params, ParamSignFlip), BNRecalibrate: model.Get[bool](ctx, Params, ParamBNRecalibrate), Devices: s(ParamDevices),
 	}
 	if c.Metric, err = metrics.ByName(s(ParamMetric)); err != nil {
 		return c, fmt.Errorf("training: %s: %w", ParamMetric, err)

@@ -564,3 +564,72 @@ func TestDivergedStep(t *testing.T) {
 		t.Errorf("epochs recorded after the divergence: %v", epochs)
 	}
 }
+
+// With bn_recalibrate, each epoch is evaluated with BatchNorm's running averages recalibrated at
+// its weights, and the checkpoint keeps them so: training itself (its losses, with dropout) is
+// the same as without it, the validation metric is not, evaluating the latest checkpoint gives
+// the metric its epoch recorded, and a run stopped and resumed is the run trained straight.
+func TestTrainRecalibratingBatchNorm(t *testing.T) {
+	be, err := backend.New("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk := syntheticTask(t, 30, 4)
+	params := map[string]any{training.ParamBatchSize: 8, model.ParamDropout: 0.1, training.ParamEpochs: 3}
+	train := func(recalibrate bool, opt training.Options) []training.Record {
+		t.Helper()
+		ctx := newContext(model.Subgraphormer, params)
+		ctx.SetParam(training.ParamBNRecalibrate, recalibrate)
+		opt.Backend = be
+		if opt.Resume {
+			ctx = epochsContext(3)
+		}
+		if _, err := training.Train(ctx, tk, opt); err != nil {
+			t.Fatal(err)
+		}
+		return readRecords(t, filepath.Join(opt.Out, training.MetricsFile))
+	}
+	plain := train(false, training.Options{Out: t.TempDir()})
+	out := t.TempDir()
+	recalibrated := train(true, training.Options{Out: out})
+	differs := false
+	for i := range plain {
+		if plain[i].TrainLoss != recalibrated[i].TrainLoss {
+			t.Fatalf("epoch %d: training loss %v without recalibration, %v with it", i+1, plain[i].TrainLoss, recalibrated[i].TrainLoss)
+		}
+		differs = differs || plain[i].Valid != recalibrated[i].Valid
+	}
+	if !differs {
+		t.Fatalf("the same validation metrics with and without recalibration: %+v", recalibrated)
+	}
+
+	ctx := context.New()
+	training.Defaults(ctx)
+	if _, err := training.LoadLatest(ctx, out); err != nil {
+		t.Fatal(err)
+	}
+	p, err := training.NewPredictor(ctx, be, tk.Spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Finalize()
+	cfg, err := training.ReadConfig(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	valid, err := p.Evaluate(tk, tk.Valid, cfg.Metric)
+	if last := recalibrated[len(recalibrated)-1].Valid; err != nil || math.Abs(valid-last) > 1e-6*math.Abs(last) {
+		t.Fatalf("the latest checkpoint evaluates to %v (%v); its epoch recorded %v", valid, err, last)
+	}
+
+	pieces := t.TempDir()
+	if first := train(true, training.Options{Out: pieces, Deadline: time.Now()}); len(first) != 1 {
+		t.Fatalf("the first piece trained %d epochs, want 1", len(first))
+	}
+	resumed := train(true, training.Options{Out: pieces, Resume: true})
+	for i := range recalibrated {
+		if untimed(recalibrated[i]) != untimed(resumed[i]) {
+			t.Fatalf("epoch %d: straight %+v, resumed %+v", i+1, recalibrated[i], resumed[i])
+		}
+	}
+}
