@@ -16,6 +16,8 @@ import (
 	"github.com/gomlx/gomlx/pkg/ml/context"
 	"github.com/gomlx/gomlx/pkg/ml/context/checkpoints"
 	"github.com/gomlx/gomlx/pkg/ml/train/optimizers"
+
+	"github.com/sgformer/sgformer/sgformer/task"
 )
 
 // state is where a run stands, saved with each checkpoint.
@@ -52,17 +54,10 @@ type state struct {
 	Checksum string `json:"checksum"`
 }
 
-// partialEpoch is how far an epoch got: the training graphs done, the state of its random
-// stream after them (rand.PCG's binary form), and its loss and time so far.
-type partialEpoch struct {
-	Epoch        int     `json:"epoch"`
-	Graphs       int     `json:"graphs"`
-	Random       []byte  `json:"random"`
-	LossSum      float64 `json:"loss_sum"`
-	LossCount    int     `json:"loss_count"`
-	Seconds      float64 `json:"seconds"`
-	TrainSeconds float64 `json:"train_seconds"`
-	BatchSeconds float64 `json:"batch_seconds"`
+// plateauState is where ReduceLROnPlateau stands, saved with each checkpoint (in state).
+type plateauState struct {
+	PlateauBest float64 `json:"plateau_best"` // meaningful after the first epoch
+	BadEpochs   int     `json:"bad_epochs"`
 }
 
 // checkpointer owns a run's checkpoints: the latest (CheckpointDir), saved at the end of each
@@ -195,6 +190,26 @@ func LoadLatest(ctx *context.Context, run string) (epoch int, err error) {
 		return st.Partial.Epoch, nil
 	}
 	return st.Epoch, nil
+}
+
+// OpenRun reads the run directory run for evaluation or prediction: a context with its
+// hyperparameters and the weights of its best epoch (Load), its data source and its summary.
+// ParamDevices is one device, whatever the run trained on: the devices are the evaluating
+// machine's (set ParamDevices before NewPredictor to use several); the weights do not depend
+// on them.
+func OpenRun(run string) (*context.Context, task.Source, *Summary, error) {
+	src, err := ReadSource(run)
+	if err != nil {
+		return nil, src, nil, err
+	}
+	ctx := context.New()
+	Defaults(ctx)
+	sum, err := Load(ctx, run)
+	if err != nil {
+		return nil, src, nil, err
+	}
+	ctx.SetParam(ParamDevices, "1")
+	return ctx, src, sum, nil
 }
 
 // save writes the context (hyperparameters and the variables keep accepts) and st to dir

@@ -5,7 +5,6 @@ import (
 	"io"
 	"iter"
 	"math/rand/v2"
-	"slices"
 	"time"
 
 	"github.com/gomlx/gomlx/backends"
@@ -14,95 +13,8 @@ import (
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 
 	"github.com/sgformer/sgformer/sgformer/batch"
-	"github.com/sgformer/sgformer/sgformer/model"
-	"github.com/sgformer/sgformer/sgformer/preprocess"
-	"github.com/sgformer/sgformer/sgformer/product"
 	"github.com/sgformer/sgformer/sgformer/task"
 )
-
-// Random streams: every random choice of a run is drawn from a stream fixed by the seed and
-// the epoch (or, per graph, the evaluation draw), so a run resumed from a checkpoint makes
-// exactly the choices the uninterrupted run would have.
-const (
-	streamTrain         = 1 << 32 // + epoch: shuffling, subgraph sampling, PE sign flips
-	streamEval          = 2 << 32 // + draw: subgraph sampling at evaluation, seeded per graph
-	streamProfile       = 3 << 32 // the sampled graphs the batch profile is measured on
-	streamRecalibration = 4 << 32 // RecalibrateBatchNorm's batches
-)
-
-// batching holds what turns examples into model inputs.
-type batching struct {
-	spec       model.Spec
-	model      model.Config
-	options    batch.Options
-	preprocess preprocess.Options // how a graph not seen before is preprocessed
-	size       int
-	ratio      float64 // sampling ratio; 1 keeps every subgraph
-	signFlips  bool
-}
-
-// build returns the inputs and labels of one batch. When the recipe samples subgraphs, roots(i)
-// is the random stream that draws example i's; flips, if not nil, draws the PE signs.
-func (b batching) build(examples []batch.Example, roots func(i int) *rand.Rand, flips *rand.Rand) (inputs, labels []*tensors.Tensor, err error) {
-	products, err := b.products(examples, roots)
-	if err != nil {
-		return nil, nil, err
-	}
-	bt, err := batch.Build(examples, products, b.options, flips)
-	if err != nil {
-		return nil, nil, err
-	}
-	return model.Tensors(bt, b.spec, b.model)
-}
-
-// products returns the product graphs of examples to batch in place of their own (nil when
-// their own serve): built where they were left out (preprocess.Options.OnDemand), and sampled
-// from the stream roots(i) when the recipe samples subgraphs.
-func (b batching) products(examples []batch.Example, roots func(i int) *rand.Rand) ([]*product.Graph, error) {
-	sample := b.ratio < 1
-	if b.options.Original || !sample && !slices.ContainsFunc(examples, func(ex batch.Example) bool { return ex.Item.Product == nil }) {
-		return nil, nil
-	}
-	products := make([]*product.Graph, len(examples))
-	for i, ex := range examples {
-		p := ex.Item.Product
-		var err error
-		if p == nil { // preprocess.Options.OnDemand
-			if p, err = b.preprocess.Product(ex.Graph); err != nil {
-				return nil, err
-			}
-		}
-		if sample {
-			kept, err := product.SampleRoots(ex.Graph.N(), b.ratio, roots(i))
-			if err != nil {
-				return nil, err
-			}
-			if p, err = p.Sample(kept); err != nil {
-				return nil, err
-			}
-		}
-		products[i] = p
-	}
-	return products, nil
-}
-
-// profileGraphs is how many training graphs the batch profile is measured on.
-const profileGraphs = 256
-
-// withProfile returns b padding its batches by the profile (batch.Options.Profile) of the first
-// profileGraphs of examples, sampled as in training from a stream of their own: a run's batches
-// then take one shape per size level, so that XLA compiles a few programs rather than one per
-// batch.
-func (b batching) withProfile(examples []batch.Example) (batching, error) {
-	examples = examples[:min(len(examples), profileGraphs)]
-	rng := rand.New(rand.NewPCG(0, streamProfile))
-	products, err := b.products(examples, func(int) *rand.Rand { return rng })
-	if err != nil {
-		return b, err
-	}
-	b.options.Profile = batch.ProfileOf(examples, products, b.options)
-	return b, nil
-}
 
 // epochData is the training split: one epoch of shuffled batches (next), then io.EOF until
 // the next call of start.
@@ -135,6 +47,19 @@ type epochData struct {
 	// shape was yielded (zero when the last one was not new).
 	compiled   compilations
 	newShapeAt time.Time
+}
+
+// partialEpoch is how far an epoch got: the training graphs done, the state of its random
+// stream after them (rand.PCG's binary form), and its loss and time so far.
+type partialEpoch struct {
+	Epoch        int     `json:"epoch"`
+	Graphs       int     `json:"graphs"`
+	Random       []byte  `json:"random"`
+	LossSum      float64 `json:"loss_sum"`
+	LossCount    int     `json:"loss_count"`
+	Seconds      float64 `json:"seconds"`
+	TrainSeconds float64 `json:"train_seconds"`
+	BatchSeconds float64 `json:"batch_seconds"`
 }
 
 // prefetched is a batch built ahead: the inputs and labels of the training graphs up to end

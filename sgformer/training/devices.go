@@ -3,7 +3,6 @@ package training
 import (
 	"fmt"
 	"math/rand/v2"
-	"strconv"
 	"sync"
 
 	"github.com/gomlx/gomlx/backends"
@@ -24,21 +23,6 @@ import (
 // of the global batch: XLA inserts the collectives (all-reduces) that the single-device
 // program's sums over the batch need. The recipe (batch size, learning rate, schedule) is
 // unchanged.
-
-// allDevices is the ParamDevices value for every device of the backend.
-const allDevices = "all"
-
-// parseDevices reads a ParamDevices value: a positive number, or 0 for allDevices.
-func parseDevices(s string) (int, error) {
-	if s == allDevices {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 {
-		return 0, fmt.Errorf("training: %s = %q, want a positive number of devices or %q", ParamDevices, s, allDevices)
-	}
-	return n, nil
-}
 
 // ResolveDevices returns the number of devices cfg's ParamDevices names on the backend be,
 // after checking that training and evaluation can be split that way: the sparse layout

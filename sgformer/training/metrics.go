@@ -8,11 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/gomlx/gomlx/pkg/ml/context"
-
 	"github.com/sgformer/sgformer/internal/atomicfile"
-	"github.com/sgformer/sgformer/sgformer/model"
-	"github.com/sgformer/sgformer/sgformer/task"
 )
 
 // metricsLog writes a run's results as its epochs end: a record each in MetricsFile, and the
@@ -87,13 +83,6 @@ type Summary struct {
 	SamplingRatio float64 `json:"sampling_ratio"`
 	PEK           int     `json:"pe_k"`
 	Seed          int     `json:"seed"`
-}
-
-func summarize(ctx *context.Context, task *task.Task, cfg Config, st *state) *Summary {
-	params, _ := model.ParameterCounts(ctx, cfg.Model)
-	return &Summary{Dataset: task.Name, Model: cfg.Model.Model, Metric: cfg.Metric.Name, Epochs: st.Epoch, BestEpoch: st.BestEpoch,
-		BestValid: st.BestValid, TestAtBest: st.TestAtBest, TrainSize: len(task.Train), Seconds: st.Seconds, Parameters: params,
-		Programs: st.Programs, CompileSeconds: st.CompileSeconds, DeviceBytes: st.DeviceBytes, SamplingRatio: cfg.SamplingRatio, PEK: cfg.Model.PEK, Seed: cfg.Seed}
 }
 
 // ReadSummary reads the SummaryFile of the run directory run. Errors name the file.
@@ -182,12 +171,4 @@ func appendRecord(path string, rec Record) error {
 		return err
 	}
 	return f.Close()
-}
-
-func writeJSONAtomic(path string, v any) error {
-	raw, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.Write(path, append(raw, '\n'))
 }

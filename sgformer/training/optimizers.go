@@ -13,14 +13,6 @@ import (
 	"github.com/sgformer/sgformer/sgformer/model"
 )
 
-// Optimizers (ParamOptimizer) of the paper's recipes (its paragraph "Optimizers and
-// Schedulers"; ASAM as the authors' utils/training.py applies it).
-const (
-	Adam  = "adam"  // Adam (ZINC, ogbg-molesol, ogbg-molbace)
-	AdamW = "adamw" // Adam with decoupled weight decay (Peptides)
-	ASAM  = "asam"  // adaptive sharpness-aware minimisation over SGD with momentum (ogbg-molhiv)
-)
-
 // newOptimizer returns the optimizer of c. ASAM needs to evaluate the loss a second time at
 // perturbed weights, so it is built from the model and loss functions, which it wraps: the
 // trainer must use the returned ones.

@@ -11,8 +11,10 @@ package training
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/gomlx/gomlx/pkg/ml/context"
+	"github.com/gomlx/gomlx/pkg/ml/train/losses"
 
 	"github.com/sgformer/sgformer/sgformer/metrics"
 	"github.com/sgformer/sgformer/sgformer/model"
@@ -50,6 +52,14 @@ const (
 	Plateau  = "plateau"  // ReduceLROnPlateau on the validation metric
 	Constant = "constant" // no schedule
 	Cosine   = "cosine"   // linear warm-up, then a half cosine
+)
+
+// Optimizers (ParamOptimizer) of the paper's recipes (its paragraph "Optimizers and
+// Schedulers"; ASAM as the authors' utils/training.py applies it).
+const (
+	Adam  = "adam"  // Adam (ZINC, ogbg-molesol, ogbg-molbace)
+	AdamW = "adamw" // Adam with decoupled weight decay (Peptides)
+	ASAM  = "asam"  // adaptive sharpness-aware minimisation over SGD with momentum (ogbg-molhiv)
 )
 
 // Params are the training hyperparameters. Their defaults are those of the authors'
@@ -184,4 +194,34 @@ func ReadConfig(ctx *context.Context) (Config, error) {
 		return c, err
 	}
 	return c, nil
+}
+
+// lossByName returns the loss function that ParamLoss names.
+func lossByName(name string) (losses.LossFn, error) {
+	switch name {
+	case "l1":
+		return model.L1Loss, nil
+	case "mse":
+		return model.MSELoss, nil
+	case "rmse":
+		return model.RMSELoss, nil
+	case "bce":
+		return model.BCEWithLogitsLoss, nil
+	}
+	return nil, fmt.Errorf("training: %s = %q, want l1, mse, rmse or bce", ParamLoss, name)
+}
+
+// allDevices is the ParamDevices value for every device of the backend.
+const allDevices = "all"
+
+// parseDevices reads a ParamDevices value: a positive number, or 0 for allDevices.
+func parseDevices(s string) (int, error) {
+	if s == allDevices {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("training: %s = %q, want a positive number of devices or %q", ParamDevices, s, allDevices)
+	}
+	return n, nil
 }

@@ -80,20 +80,6 @@ func newPredictor(ctx *context.Context, be backends.Backend, spec model.Spec, cf
 	return p, nil
 }
 
-// newBatching returns the batching of a run's configuration.
-func newBatching(cfg Config, spec model.Spec) batching {
-	return batching{
-		spec:  spec,
-		model: cfg.Model,
-		options: batch.Options{PEK: cfg.Model.PEColumns(), MaxDistance: cfg.Model.MaxDistance, Bucket: cfg.Bucket,
-			Original: !cfg.Model.OnProducts(), Dense: cfg.Model.Execution == model.Dense},
-		preprocess: cfg.Model.Preprocess(),
-		size:       cfg.BatchSize,
-		ratio:      cfg.SamplingRatio,
-		signFlips:  cfg.SignFlip,
-	}
-}
-
 // Predict returns the predictions for examples, one row of Tasks values per example. A model
 // that samples subgraphs averages EvalSamples draws per graph, each a function of the run's
 // seed and of the graph alone.
@@ -230,13 +216,6 @@ func (p *Predictor) run(b builtBatch) ([][]float64, error) {
 		x.MustFinalizeAll()
 	}
 	return blocks, nil
-}
-
-// finalize frees tensors now rather than at the garbage collector's leisure.
-func finalize(ts []*tensors.Tensor) {
-	for _, x := range ts {
-		x.MustFinalizeAll()
-	}
 }
 
 // Finalize frees the programs compiled for the batch shapes met; p is not used after it.

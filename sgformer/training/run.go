@@ -3,13 +3,11 @@ package training
 import (
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"time"
 
-	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 	"github.com/gomlx/gomlx/pkg/ml/train"
 	"github.com/gomlx/gomlx/pkg/ml/train/losses"
@@ -19,57 +17,12 @@ import (
 	"github.com/sgformer/sgformer/sgformer/task"
 )
 
-// Files of a run directory.
-const (
-	ConfigFile     = "config.json"   // the hyperparameters the run started with, by name
-	MetricsFile    = "metrics.jsonl" // one Record per epoch
-	SummaryFile    = "summary.json"  // the Summary, rewritten after every epoch
-	CheckpointDir  = "checkpoint"    // the latest epoch, to resume from
-	BestDir        = "best"          // the epoch with the best validation metric: its weights, without the optimizer's state
-	stateFile      = "state.json"
-	checkpointVars = "variables"
-)
-
-// Options are the settings of a run that are not hyperparameters.
-type Options struct {
-	// Out is the run directory.
-	Out     string
-	Backend backends.Backend
-	// Resume continues the run in Out from its last checkpoint; the hyperparameters are the
-	// checkpoint's, except ParamEpochs and ParamDevices where the context sets them: to extend a
-	// run, or to resume it on another number of devices (a checkpoint does not depend on it).
-	Resume bool
-	// Progress receives a progress bar (rate and ETA over the whole run), for a terminal; Log
-	// one line per epoch, with the ETA of the run, and without Progress a line at most every
-	// StepLogInterval (0: a minute) within an epoch (graphs done, rate, the epoch's ETA). Either
-	// may be nil.
-	Progress, Log   io.Writer
-	StepLogInterval time.Duration
-	// OnEpoch, if not nil, is called with each epoch's record once it is written (e.g. to
-	// redraw a live training curve).
-	OnEpoch func(Record)
-	// Deadline, if not zero, ends training early, at a checkpoint: after an epoch, when another
-	// as long would end after it (a job's time limit). Resume continues the run.
-	Deadline time.Time
-	// Stop, when closed (e.g. on Ctrl-C), ends training at the next training step, where the
-	// latest checkpoint is saved (within the epoch), and Train returns ErrInterrupted with the
-	// summary of the epochs done. Resume continues the run from that step.
-	Stop <-chan struct{}
-	// CheckpointInterval, when positive, also saves the latest checkpoint within an epoch, at
-	// the first step after each such interval, so that a run killed in a long epoch (hours on a
-	// CPU) loses at most that much. Resume continues from it exactly.
-	CheckpointInterval time.Duration
-}
-
 // ErrRunExists is the error (errors.Is) of a new run whose directory holds a run already.
 var ErrRunExists = errors.New("training: the directory already holds a run")
 
 // ErrEpochsDone is the error (errors.Is) of a resume asked for fewer epochs (ParamEpochs) than
 // the run has done.
 var ErrEpochsDone = errors.New("training: fewer epochs asked than the run has done")
-
-// ErrInterrupted reports training ended by Options.Stop.
-var ErrInterrupted = errors.New("training: interrupted")
 
 // Train trains the model described by ctx's hyperparameters on task, evaluating the validation
 // and test splits after every epoch, and writes the run directory opt.Out: ConfigFile,
@@ -344,32 +297,14 @@ func (r *run) interrupted(epoch int) (*Summary, error) {
 	return r.summary(), fmt.Errorf("%w during epoch %d of %s (saved after %d of its %d graphs)", ErrInterrupted, epoch, r.out, d.pos, len(d.order))
 }
 
+// summary returns the run's Summary as it stands.
 func (r *run) summary() *Summary { return summarize(r.ctx, r.task, r.cfg, r.st) }
 
-func lossByName(name string) (losses.LossFn, error) {
-	switch name {
-	case "l1":
-		return model.L1Loss, nil
-	case "mse":
-		return model.MSELoss, nil
-	case "rmse":
-		return model.RMSELoss, nil
-	case "bce":
-		return model.BCEWithLogitsLoss, nil
-	}
-	return nil, fmt.Errorf("training: %s = %q, want l1, mse, rmse or bce", ParamLoss, name)
-}
-
-// Hyperparameters returns the values in ctx of every hyperparameter of AllParams, by name: what
-// a run's ConfigFile holds.
-func Hyperparameters(ctx *context.Context) map[string]any {
-	params := map[string]any{}
-	for _, p := range AllParams() {
-		v, found := ctx.GetParam(p.Name)
-		if !found {
-			v = p.Default
-		}
-		params[p.Name] = v
-	}
-	return params
+// summarize returns the Summary of a run of the model in ctx, configured by cfg, on task, where
+// st stands.
+func summarize(ctx *context.Context, task *task.Task, cfg Config, st *state) *Summary {
+	params, _ := model.ParameterCounts(ctx, cfg.Model)
+	return &Summary{Dataset: task.Name, Model: cfg.Model.Model, Metric: cfg.Metric.Name, Epochs: st.Epoch, BestEpoch: st.BestEpoch,
+		BestValid: st.BestValid, TestAtBest: st.TestAtBest, TrainSize: len(task.Train), Seconds: st.Seconds, Parameters: params,
+		Programs: st.Programs, CompileSeconds: st.CompileSeconds, DeviceBytes: st.DeviceBytes, SamplingRatio: cfg.SamplingRatio, PEK: cfg.Model.PEK, Seed: cfg.Seed}
 }

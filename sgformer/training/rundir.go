@@ -8,7 +8,19 @@ import (
 
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
+	"github.com/sgformer/sgformer/internal/atomicfile"
 	"github.com/sgformer/sgformer/sgformer/task"
+)
+
+// Files of a run directory.
+const (
+	ConfigFile     = "config.json"   // the hyperparameters the run started with, by name
+	MetricsFile    = "metrics.jsonl" // one Record per epoch
+	SummaryFile    = "summary.json"  // the Summary, rewritten after every epoch
+	CheckpointDir  = "checkpoint"    // the latest epoch, to resume from
+	BestDir        = "best"          // the epoch with the best validation metric: its weights, without the optimizer's state
+	stateFile      = "state.json"
+	checkpointVars = "variables"
 )
 
 // RunFile is the run directory's record of its data (a task.Source), written when training
@@ -27,6 +39,20 @@ func ReadSource(run string) (task.Source, error) {
 		return src, fmt.Errorf("training: %s: %w", path, err)
 	}
 	return src, nil
+}
+
+// Hyperparameters returns the values in ctx of every hyperparameter of AllParams, by name: what
+// a run's ConfigFile holds.
+func Hyperparameters(ctx *context.Context) map[string]any {
+	params := map[string]any{}
+	for _, p := range AllParams() {
+		v, found := ctx.GetParam(p.Name)
+		if !found {
+			v = p.Default
+		}
+		params[p.Name] = v
+	}
+	return params
 }
 
 // ReadHyperparameters sets in ctx the hyperparameters of the run directory run, from its
@@ -57,22 +83,11 @@ func ReadHyperparameters(ctx *context.Context, run string) error {
 	return nil
 }
 
-// OpenRun reads the run directory run for evaluation or prediction: a context with its
-// hyperparameters and the weights of its best epoch (Load), its data source and its summary.
-// ParamDevices is one device, whatever the run trained on: the devices are the evaluating
-// machine's (set ParamDevices before NewPredictor to use several); the weights do not depend
-// on them.
-func OpenRun(run string) (*context.Context, task.Source, *Summary, error) {
-	src, err := ReadSource(run)
+// writeJSONAtomic writes v to path as indented JSON, atomically (atomicfile.Write).
+func writeJSONAtomic(path string, v any) error {
+	raw, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
-		return nil, src, nil, err
+		return err
 	}
-	ctx := context.New()
-	Defaults(ctx)
-	sum, err := Load(ctx, run)
-	if err != nil {
-		return nil, src, nil, err
-	}
-	ctx.SetParam(ParamDevices, "1")
-	return ctx, src, sum, nil
+	return atomicfile.Write(path, append(raw, '\n'))
 }

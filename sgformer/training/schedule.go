@@ -53,12 +53,6 @@ type plateau struct {
 	state    *plateauState
 }
 
-// plateauState is where ReduceLROnPlateau stands, saved with each checkpoint (in state).
-type plateauState struct {
-	PlateauBest float64 `json:"plateau_best"` // meaningful after the first epoch
-	BadEpochs   int     `json:"bad_epochs"`
-}
-
 func (plateau) before(_ int, lr float64) float64 { return lr }
 
 func (p plateau) after(epoch int, valid, lr float64) float64 {

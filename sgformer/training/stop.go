@@ -1,8 +1,12 @@
 package training
 
 import (
+	"errors"
 	"time"
 )
+
+// ErrInterrupted reports training ended by Options.Stop.
+var ErrInterrupted = errors.New("training: interrupted")
 
 // stopper ends training early: at the next training step once stop is closed (Options.Stop,
 // e.g. on Ctrl-C), and after the last epoch that ends before deadline (Options.Deadline, a job's
