@@ -35,6 +35,7 @@ USER root
 RUN useradd --create-home --uid ${NB_UID} --shell /bin/bash ${NB_USER}
 RUN apt-get update && apt-get install --yes --no-install-recommends ca-certificates curl unzip
 COPY scripts/install-go.sh scripts/setup-notebooks.sh scripts/jupyter-requirements.txt /tmp/setup/scripts/
+COPY scripts/lib/apt.sh /tmp/setup/scripts/lib/
 RUN /tmp/setup/scripts/install-go.sh ${GOROOT} && /tmp/setup/scripts/setup-notebooks.sh --only system && rm -rf /var/lib/apt/lists/*
 
 # As the notebook user: the pinned Jupyter, GoNB with gopls, the kernel registered.
