@@ -34,7 +34,11 @@ func RecalibrateBatchNorm(ctx *context.Context, be backends.Backend, tk *task.Ta
 	if err != nil {
 		return err
 	}
-	r, err := newRecalibrator(ctx, be, tk, cfg)
+	b, err := newBatching(cfg, tk.Spec).withProfile(tk.Select(tk.Train))
+	if err != nil {
+		return err
+	}
+	r, err := newRecalibrator(ctx, be, tk, cfg, b)
 	if err != nil {
 		return err
 	}
@@ -53,18 +57,13 @@ type recalibrator struct {
 }
 
 // newRecalibrator prepares the recalibration of the model cfg configures in ctx on tk's
-// training split.
-func newRecalibrator(ctx *context.Context, be backends.Backend, tk *task.Task, cfg Config) (*recalibrator, error) {
-	train := tk.Select(tk.Train)
-	b, err := newBatching(cfg, tk.Spec).withProfile(train)
-	if err != nil {
-		return nil, err
-	}
+// training split, in batches made as b makes them (the run's batching, with its profile).
+func newRecalibrator(ctx *context.Context, be backends.Backend, tk *task.Task, cfg Config, b batching) (*recalibrator, error) {
 	exec, err := trainingMode(ctx, be, tk.Spec, cfg)
 	if err != nil {
 		return nil, err
 	}
-	return &recalibrator{ctx: ctx, cfg: cfg, train: train, b: b, exec: exec}, nil
+	return &recalibrator{ctx: ctx, cfg: cfg, train: tk.Select(tk.Train), b: b, exec: exec}, nil
 }
 
 // finalize frees the programs.

@@ -6,7 +6,6 @@ import (
 	"github.com/gomlx/gomlx/backends"
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
-	"github.com/sgformer/sgformer/sgformer/batch"
 	"github.com/sgformer/sgformer/sgformer/metrics"
 	"github.com/sgformer/sgformer/sgformer/task"
 )
@@ -21,7 +20,7 @@ type evaluator struct {
 	backend      backends.Backend
 	cfg          Config // the run's, read once (Train)
 	task         *task.Task
-	profile      batch.Profile
+	batches      batching // the run's, whose profile evaluation pads to
 	predictor    *Predictor
 	recalibrator *recalibrator
 }
@@ -30,7 +29,7 @@ type evaluator struct {
 func (e *evaluator) epoch(epoch int) (valid, test float64, err error) {
 	if e.cfg.BNRecalibrate {
 		if e.recalibrator == nil {
-			if e.recalibrator, err = newRecalibrator(e.ctx, e.backend, e.task, e.cfg); err != nil {
+			if e.recalibrator, err = newRecalibrator(e.ctx, e.backend, e.task, e.cfg, e.batches); err != nil {
 				return 0, 0, err
 			}
 		}
@@ -53,7 +52,7 @@ func (e *evaluator) evaluate(split []int) (float64, error) {
 		if err != nil {
 			return 0, err
 		}
-		p.batches.options.Profile = e.profile
+		p.batches.options.Profile = e.batches.options.Profile
 		e.predictor = p
 	}
 	return e.predictor.Evaluate(e.task, split, e.cfg.Metric)

@@ -189,7 +189,7 @@ func newRun(ctx *context.Context, task *task.Task, opt Options) (*run, *partialE
 		saves := &partialSaves{interval: opt.CheckpointInterval, data: data, save: r.savePartial}
 		saves.attach(r.steps)
 	}
-	r.eval = &evaluator{ctx: ctx, backend: opt.Backend, cfg: cfg, task: task, profile: batches.options.Profile}
+	r.eval = &evaluator{ctx: ctx, backend: opt.Backend, cfg: cfg, task: task, batches: batches}
 	r.schedule = newSchedule(cfg, st)
 	return r, partial, nil
 }
