@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/sgformer/sgformer/data"
@@ -35,6 +34,15 @@ type benchResult struct {
 	seconds float64
 	metrics map[string]float64
 }
+
+// Metric is the result's metric in unit, for the layouts.
+func (r benchResult) Metric(unit string) float64 { return r.metrics[unit] }
+
+// Seconds is the result's wall time per operation.
+func (r benchResult) Seconds() float64 { return r.seconds }
+
+// CPU is the result's CPU time per operation (stepSeconds).
+func (r benchResult) CPU() float64 { return stepSeconds(r) }
 
 // readRecipeBench reads the records scripts/bench-recipes.sh writes; none where it has not run.
 func readRecipeBench(path string) (*recipeBench, error) {
@@ -161,25 +169,25 @@ func (b *recipeBench) missingData(dataset string) string {
 // plannedOutcome is the outcome of a cell without runs: needs data, needs GPU (above gpuHours,
 // or when its benchmark failed: out of memory or time), or not run yet, with the CPU hours its
 // seeds would take by the benchmark.
-func (b *recipeBench) plannedOutcome(c paperCell, epochs int) outcome {
-	o := outcome{ours: "—", seeds: "—", epochs: "—", hours: "—"}
+func (b *recipeBench) plannedOutcome(c paperCell, epochs int) Outcome {
+	o := Outcome{Ours: "—", Seeds: "—", Epochs: "—", Hours: "—"}
 	e, ok := b.estimate(c)
 	hours := 0.0
 	if ok {
 		hours = e.epoch() * float64(epochs) * reportSeeds / 3600
-		o.hours = fmt.Sprintf("≈ %s", roundHours(hours))
+		o.Hours = fmt.Sprintf("≈ %s", roundHours(hours))
 	}
 	switch why := b.missingData(c.dataset); {
 	case why != "":
-		o.status = "needs data: " + why
+		o.Status = "needs data: " + why
 	case !ok && b.failed[c.dataset] != "":
-		o.status = fmt.Sprintf("needs GPU: its benchmark did not finish on this machine (%s)", b.failed[c.dataset])
+		o.Status = fmt.Sprintf("needs GPU: its benchmark did not finish on this machine (%s)", b.failed[c.dataset])
 	case !ok:
-		o.status = "not measured"
+		o.Status = "not measured"
 	case hours > gpuHours:
-		o.status = "needs GPU"
+		o.Status = "needs GPU"
 	default:
-		o.status = "not run yet"
+		o.Status = "not run yet"
 	}
 	return o
 }
@@ -194,7 +202,7 @@ func roundHours(h float64) string {
 
 // estimatesSection renders the benchmark the estimates come from: its header, and per recipe
 // (and baseline) the CPU and wall seconds of a step and an inference batch, the compilation
-// left out, and the estimated epoch.
+// left out, and the estimated epoch; then the estimates against the runs' epochs.
 func estimatesSection(root string) (string, error) {
 	rc, err := newReportContext(root)
 	if err != nil {
@@ -204,86 +212,61 @@ func estimatesSection(root string) (string, error) {
 	if len(b.header) == 0 {
 		return fmt.Sprintf("`%s` has not been written yet (`scripts/bench-recipes.sh`).\n", recipeBenchFile), nil
 	}
-	var out strings.Builder
-	fmt.Fprintf(&out, "[`%s`](../%s):\n\n", recipeBenchFile, recipeBenchFile)
-	for _, h := range b.header {
-		fmt.Fprintf(&out, "- %s\n", h)
+	type row struct {
+		Dataset, Sampling, Model string
+		Train, Infer             benchResult
+		Epoch                    float64
+		Epochs                   int
+		Hours                    string
 	}
-	out.WriteString("\n| dataset | sampling | model | graphs measured / batch | training step: CPU s (wall s) | inference batch: CPU s (wall s) | compilation s (step, inference) | steps + evaluation batches per epoch | epoch, CPU s | epochs | CPU hours (3 seeds) |\n")
-	out.WriteString("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-	var names []string
-	for name := range b.lines {
-		if strings.HasSuffix(name, "/train") {
-			names = append(names, strings.TrimSuffix(name, "/train"))
-		}
-	}
-	order := func(name string) (int, int) { // the order of recipe.All, the recipe before its baselines
-		parts := strings.Split(name, "/")
-		for i, r := range recipe.All {
-			if parts[0] == r.Dataset && parts[1] == fmt.Sprintf("ratio=%g", r.Ratio) {
-				if parts[2] == "recipe" {
-					return i, 0
-				}
-				return i, len(parts[2])
+	var rows []row
+	for _, r := range recipe.All { // the recipe, then its baselines measured apart
+		for _, v := range []variant{subgraphormerPE, gin, sswlPlus} {
+			name := fmt.Sprintf("%s/ratio=%g/%s/", r.Dataset, r.Ratio, v.benchName())
+			c := paperCell{dataset: r.Dataset, ratio: r.Ratio, model: v.name, folder: v.folder, changes: v.changes, bench: v.benchName()}
+			if v.folder == gin.folder {
+				c.ratio = 1
 			}
+			e, ok := b.estimate(c)
+			if _, measured := b.lines[name+"train"]; !measured || !ok {
+				continue
+			}
+			cfg, _, err := cellConfig(c)
+			if err != nil {
+				return "", err
+			}
+			rows = append(rows, row{r.Dataset, ratioName(r.Ratio), v.name, b.lines[name+"train"], b.lines[name+"inference"],
+				e.epoch(), cfg.Epochs, roundHours(e.epoch() * float64(cfg.Epochs) * reportSeeds / 3600)})
 		}
-		return len(recipe.All), 0
 	}
-	slices.SortFunc(names, func(x, y string) int {
-		i, j := order(x)
-		k, l := order(y)
-		if i != k {
-			return i - k
-		}
-		return j - l
-	})
-	for _, name := range names {
-		parts := strings.Split(name, "/")
-		dataset := parts[0]
-		ratio, err := strconv.ParseFloat(strings.TrimPrefix(parts[1], "ratio="), 64)
-		if err != nil {
-			return "", fmt.Errorf("%s: %q: %w", recipeBenchFile, name, err)
-		}
-		tr, in := b.lines[name+"/train"], b.lines[name+"/inference"]
-		v := map[string]variant{"recipe": subgraphormerPE, "gin": gin, "sswl+": sswlPlus}[parts[2]]
-		c := paperCell{dataset: dataset, ratio: ratio, model: v.name, folder: v.folder, changes: v.changes, bench: v.benchName()}
-		if v.folder == gin.folder {
-			c.ratio = 1
-		}
-		cfg, _, err := cellConfig(c)
-		if err != nil {
-			return "", err
-		}
-		e, ok := b.estimate(c)
-		if !ok {
-			continue
-		}
-		fmt.Fprintf(&out, "| `%s` | %s | %s | %.0f / %.0f | %.3g (%.3g) | %.3g (%.3g) | %.0f, %.0f | %.0f + %.0f | %.0f | %d | %s |\n",
-			dataset, ratioName(ratio), v.name, tr.metrics["graphs/batch"], tr.metrics["recipe_batch"], stepSeconds(tr), tr.seconds,
-			stepSeconds(in), in.seconds, tr.metrics["compile_s"], in.metrics["compile_s"], tr.metrics["steps/epoch"], in.metrics["batches/epoch"],
-			e.epoch(), cfg.Epochs, roundHours(e.epoch()*float64(cfg.Epochs)*reportSeeds/3600))
-	}
-	var rss []string
+	var processes []string
 	for _, ds := range slices.Sorted(maps.Keys(b.rss)) {
-		rss = append(rss, fmt.Sprintf("%s: %s", ds, b.rss[ds]))
+		processes = append(processes, fmt.Sprintf("%s: %s", ds, b.rss[ds]))
 	}
 	for _, ds := range slices.Sorted(maps.Keys(b.failed)) {
-		rss = append(rss, fmt.Sprintf("%s: **%s**", ds, b.failed[ds]))
+		processes = append(processes, fmt.Sprintf("%s: **%s**", ds, b.failed[ds]))
 	}
-	fmt.Fprintf(&out, "\nPer dataset's process: %s.\n", strings.Join(rss, "; "))
 	check, err := estimateCheck(root, b)
 	if err != nil {
 		return "", err
 	}
-	out.WriteString(check)
-	return out.String(), nil
+	return layout("estimates", map[string]any{"File": recipeBenchFile, "Header": b.header, "Rows": rows, "Processes": processes, "Check": check})
 }
+
+// An estimateRow is a cell's estimated epoch beside its runs' median epoch.
+type estimateRow struct {
+	reportRow
+	Measured, Estimated float64
+}
+
+// Ratio is the runs' epoch over the estimated one.
+func (r estimateRow) Ratio() float64 { return r.Measured / r.Estimated }
 
 // estimateCheck compares, for the cells with runs of more than five epochs, the estimated epoch
 // with the runs' median epoch (after the first five, which compile), so that the estimates can
 // be judged.
-func estimateCheck(root string, b *recipeBench) (string, error) {
-	var rows []string
+func estimateCheck(root string, b *recipeBench) ([]estimateRow, error) {
+	var rows []estimateRow
 	seen := map[string]bool{}
 	for _, t := range statusTables {
 		for _, c := range t.cells() {
@@ -294,7 +277,7 @@ func estimateCheck(root string, b *recipeBench) (string, error) {
 			seen[id] = true
 			runs, err := cellRuns(filepath.Join(root, id), reportSeeds)
 			if err != nil {
-				return "", err
+				return nil, err
 			}
 			e, ok := b.estimate(c)
 			if len(runs) == 0 || !ok || slices.ContainsFunc(runs, func(r seedRun) bool { return r.summary.Epochs <= 5 }) {
@@ -304,16 +287,8 @@ func estimateCheck(root string, b *recipeBench) (string, error) {
 			for _, r := range runs {
 				secs = append(secs, r.epochSecs)
 			}
-			slices.Sort(secs)
-			measured := secs[len(secs)/2]
-			rows = append(rows, fmt.Sprintf("| %s | `%s` | %s | %.1f | %.1f | %.2f |", c.model, c.dataset, ratioName(c.ratio), measured, e.epoch(), measured/e.epoch()))
+			rows = append(rows, estimateRow{reportRow{Model: c.model, Dataset: c.dataset, Sampling: ratioName(c.ratio)}, median(secs), e.epoch()})
 		}
 	}
-	if len(rows) == 0 {
-		return "", nil
-	}
-	return "\nThe estimates against the epochs of the runs so far (their median epoch after the first five, in wall seconds, " +
-		"two runs sharing the two cores; the runs also build their batches and pad them to a few shapes):\n\n" +
-		"| model | dataset | sampling | runs' epoch, s | estimated epoch, CPU s | ratio |\n|---|---|---:|---:|---:|---:|\n" +
-		strings.Join(rows, "\n") + "\n", nil
+	return rows, nil
 }

@@ -59,6 +59,9 @@ func (v variant) benchName() string {
 // paper leaves empty, "-").
 type paperValue struct{ mean, std string }
 
+// String is the value as the paper writes it, "mean ± std".
+func (v paperValue) String() string { return v.mean + " ± " + v.std }
+
 // pv is a paper value; dash is an empty cell.
 func pv(mean, std string) paperValue { return paperValue{mean, std} }
 

@@ -97,22 +97,23 @@ func TestSamplingStatus(t *testing.T) {
 		summary := fmt.Sprintf(`{"epochs": %d, "best_epoch": 1, "best_val": 1, "test_at_best_val": %g, "seed": %d}`, epochs, test, seed)
 		os.WriteFile(filepath.Join(dir, "summary.json"), []byte(summary), 0o644)
 	}
+	runs := runFolder(molesol)
 	for s, x := range []float64{0.80, 0.82, 0.84} { // 0.82 ± 0.016
-		write("runs/a_ratio-0.5", s, 4, 4, x)
-		write("runs/b_ratio-0.5", s, 4, 4, x+0.2)
+		write(runs+"/a_ratio-0.5", s, 4, 4, x)
+		write(runs+"/b_ratio-0.5", s, 4, 4, x+0.2)
 	}
-	write("runs/c_ratio-0.5", 0, 4, 4, 0.8)
-	write("runs/c_ratio-0.5", 1, 2, 4, 0.8)
-	if err := os.MkdirAll(filepath.Join(root, "runs", "d_ratio-0.5", "seed-0"), 0o755); err != nil { // no epoch yet
+	write(runs+"/c_ratio-0.5", 0, 4, 4, 0.8)
+	write(runs+"/c_ratio-0.5", 1, 2, 4, 0.8)
+	if err := os.MkdirAll(filepath.Join(root, runs, "d_ratio-0.5", "seed-0"), 0o755); err != nil { // no epoch yet
 		t.Fatal(err)
 	}
 	cells := []paperCell{
-		{model: "A", folder: "a", dataset: "ogbg-molesol", ratio: 0.5, mean: 0.83, std: 0.01},
-		{model: "B", folder: "b", dataset: "ogbg-molesol", ratio: 0.5, mean: 0.83, std: 0.01},
-		{model: "C", folder: "c", dataset: "ogbg-molesol", ratio: 0.5, mean: 0.83, std: 0.01},
-		{model: "D", folder: "d", dataset: "ogbg-molesol", ratio: 0.5, mean: 0.83, std: 0.01},
+		{model: "A", folder: "a", dataset: molesol, ratio: 0.5, value: pv("0.830", "0.010"), mean: 0.83, std: 0.01},
+		{model: "B", folder: "b", dataset: molesol, ratio: 0.5, value: pv("0.830", "0.010"), mean: 0.83, std: 0.01},
+		{model: "C", folder: "c", dataset: molesol, ratio: 0.5, value: pv("0.830", "0.010"), mean: 0.83, std: 0.01},
+		{model: "D", folder: "d", dataset: molesol, ratio: 0.5, value: pv("0.830", "0.010"), mean: 0.83, std: 0.01},
 	}
-	out, err := samplingSection("runs", cells, 3)(root)
+	out, err := samplingSection(cells)(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func TestSamplingStatus(t *testing.T) {
 	// with runs of one only (B).
 	write("gomlx/a_ratio-0.5", 0, 4, 4, 0.9)
 	write("earlier", 0, 3, 4, 0.7)
-	starts, err := pairedSection([2]string{"GoMLX's", "PyTorch's"}, [2]string{"gomlx", "runs"}, map[string]string{"c_ratio-0.5": "earlier"}, cells, 3, "RMSE", 1, "somewhere.")(root)
+	starts, err := pairedSection([2]string{"GoMLX's", "PyTorch's"}, [2]string{"gomlx", runs}, map[string]string{"c_ratio-0.5": "earlier"}, cells, "RMSE", 1, "somewhere.")(root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"encoding/json"
+	"embed"
 	"errors"
 	"fmt"
 	"maps"
@@ -10,10 +10,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"text/template"
 
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
-	"github.com/sgformer/sgformer/sgformer/ablation"
 	"github.com/sgformer/sgformer/sgformer/backend"
 	"github.com/sgformer/sgformer/sgformer/model"
 	"github.com/sgformer/sgformer/sgformer/recipe"
@@ -34,6 +34,25 @@ const (
 	// machine's two cores.
 	gpuHours = 48.0
 )
+
+// layouts are the sections that are the layout of what this program computes from the runs
+// (rather than of records, templates): layouts/NAME.md.tmpl, executed on it with the functions
+// join (strings.Join), metric (metricName), thousands and duration.
+//
+//go:embed layouts/*.md.tmpl
+var layouts embed.FS
+
+// layout renders layouts/NAME.md.tmpl with data.
+func layout(name string, data any) (string, error) {
+	funcs := template.FuncMap{"join": strings.Join, "metric": metricName, "thousands": thousands, "duration": duration}
+	t, err := template.New("").Option("missingkey=error").Funcs(funcs).ParseFS(layouts, "layouts/*.md.tmpl")
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	err = t.ExecuteTemplate(&b, name+".md.tmpl", data)
+	return b.String(), err
+}
 
 // runFolder is where the runs of dataset's cells go under results/: scripts/repro.sh's tables
 // for ogbg-molesol and ogbg-molbace, else the dataset's name.
@@ -64,7 +83,7 @@ func cellParams(c paperCell) (map[string]any, bool, error) {
 	return params, published, nil
 }
 
-// cellConfig returns the configuration of a cell's runs.
+// cellConfig returns the configuration of a cell's runs, and every parameter's value.
 func cellConfig(c paperCell) (training.Config, map[string]any, error) {
 	params, _, err := cellParams(c)
 	if err != nil {
@@ -84,11 +103,10 @@ func cellConfig(c paperCell) (training.Config, map[string]any, error) {
 	return cfg, full, nil
 }
 
-// configDiff lists the hyperparameters in which a run's configuration (its config.json) differs
-// from want, the cell's (cellConfig), as "name value (recipe: value)"; the seed and the epochs
-// are the run's own. A parameter a run does not record (it predates it) has its default.
-func configDiff(run, want map[string]any) []string {
-	var diffs []string
+// configDiff adds to diffs the hyperparameters in which a run's configuration (its config.json)
+// differs from want, the cell's (cellConfig), as "name value (recipe: value)"; the seed and the
+// epochs are the run's own. A parameter a run does not record (it predates it) has its default.
+func configDiff(diffs []string, run, want map[string]any) []string {
 	for _, p := range training.AllParams() {
 		if p.Name == training.ParamSeed || p.Name == training.ParamEpochs {
 			continue
@@ -98,7 +116,7 @@ func configDiff(run, want map[string]any) []string {
 			got = p.Default
 		}
 		if !sameValue(got, want[p.Name]) {
-			diffs = append(diffs, fmt.Sprintf("%s %v (recipe: %v)", p.Name, got, want[p.Name]))
+			diffs = addNew(diffs, fmt.Sprintf("%s %v (recipe: %v)", p.Name, got, want[p.Name]))
 		}
 	}
 	return diffs
@@ -123,12 +141,20 @@ func sameValue(a, b any) bool {
 	return a == b
 }
 
+// addNew appends to list the items it does not hold yet.
+func addNew(list []string, items ...string) []string {
+	for _, x := range items {
+		if !slices.Contains(list, x) {
+			list = append(list, x)
+		}
+	}
+	return list
+}
+
 // decimals is the number of decimals the paper writes a value with.
 func decimals(s string) int {
-	if _, frac, ok := strings.Cut(s, "."); ok {
-		return len(frac)
-	}
-	return 0
+	_, frac, _ := strings.Cut(s, ".")
+	return len(frac)
 }
 
 // metricScale is the factor from our metric to the paper's: its ROC-AUC is in percent.
@@ -139,46 +165,50 @@ func metricScale(cfg training.Config) float64 {
 	return 1
 }
 
-// outcome is what a cell's row says of ours.
-type outcome struct {
-	ours, seeds, epochs, status, hours string
+// Outcome is what a cell's row says of ours: the test metric at the best validation epoch (mean
+// ± std over the seeds), the seeds and their epochs, the status, and the CPU hours of its seeds.
+type Outcome struct{ Ours, Seeds, Epochs, Status, Hours string }
+
+// A reportRow is a cell of a paper's table as the report writes it.
+type reportRow struct {
+	Model, Dataset, Sampling, Paper string
+	Outcome
+	Hyperparameters string // of its first run, in the sampling tables
 }
 
-// runsOutcome is the outcome of a cell's runs (at least one): ours, mean ± std of the test
-// metric at the best validation epoch times scale with digits decimals; the seeds and epochs;
-// the status; and the CPU hours of seeds seeds from the runs' median epoch.
-func runsOutcome(c paperCell, runs []seedRun, seeds int, scale float64, digits int) outcome {
+// runsOutcome is the outcome of a cell's runs (at least one), the test metric times scale with
+// digits decimals: partial until each of the seeds has its epochs, then reproduced where the
+// mean ± std intervals overlap, else differs by so many of the paper's std; the CPU hours of
+// the seeds from the runs' median epoch.
+func runsOutcome(c paperCell, runs []seedRun, scale float64, digits int) Outcome {
 	var tests, secs []float64
-	var seedNames, epochs []string
+	var seeds, epochs []string
 	done := 0
 	for _, r := range runs {
 		tests = append(tests, scale*r.summary.TestAtBest)
 		secs = append(secs, r.epochSecs)
-		seedNames = append(seedNames, fmt.Sprint(r.summary.Seed))
+		seeds = append(seeds, fmt.Sprint(r.summary.Seed))
 		epochs = append(epochs, fmt.Sprint(r.summary.Epochs))
 		if r.summary.Epochs >= r.want {
 			done++
 		}
 	}
-	st := ablation.NewStat(tests)
-	mean, std := st.Mean, st.Std
-	ours := fmt.Sprintf("%.*f ± %.*f", digits, mean, digits, std)
+	ours, mean, std := meanStd(tests, digits)
 	if len(runs) == 1 {
 		ours = fmt.Sprintf("%.*f", digits, mean)
 	}
 	var status string
 	switch {
-	case done < seeds:
-		status = fmt.Sprintf("partial: %d of %d seeds finished", done, seeds)
+	case done < reportSeeds:
+		status = fmt.Sprintf("partial: %d of %d seeds finished", done, reportSeeds)
 	case mean-std <= c.mean+c.std && c.mean-c.std <= mean+std:
 		status = "reproduced"
 	default:
 		status = fmt.Sprintf("differs: %+.1f paper std", (mean-c.mean)/c.std)
 	}
-	slices.Sort(secs)
-	hours := secs[len(secs)/2] * float64(runs[0].want) * float64(seeds) / 3600
-	return outcome{ours: ours, seeds: strings.Join(seedNames, ", "), epochs: fmt.Sprintf("%s of %d", strings.Join(epochs, ", "), runs[0].want),
-		status: status, hours: fmt.Sprintf("%.1f", hours)}
+	hours := median(secs) * float64(runs[0].want) * reportSeeds / 3600
+	return Outcome{Ours: ours, Seeds: strings.Join(seeds, ", "), Epochs: fmt.Sprintf("%s of %d", strings.Join(epochs, ", "), runs[0].want),
+		Status: status, Hours: fmt.Sprintf("%.1f", hours)}
 }
 
 // reportContext is what the sections of a report share: the project root and the benchmark.
@@ -195,33 +225,28 @@ func newReportContext(root string) (*reportContext, error) {
 	return &reportContext{root: root, bench: b}, nil
 }
 
-// cell returns the outcome of a cell: its runs' under runFolder, else the plan; and its
-// configuration's epochs.
-func (rc *reportContext) cell(c paperCell) (outcome, []string, error) {
+// row returns the row of a cell and its runs under runFolder: the runs' outcome, with the
+// hyperparameters in which they differ from the cell's recipe, else the plan.
+func (rc *reportContext) row(c paperCell) (reportRow, []seedRun, error) {
+	row := reportRow{Model: c.model, Dataset: c.dataset, Sampling: ratioName(c.ratio), Paper: c.value.String()}
 	cfg, want, err := cellConfig(c)
 	if err != nil {
-		return outcome{}, nil, err
+		return row, nil, err
 	}
 	runs, err := cellRuns(filepath.Join(rc.root, runFolder(c.dataset), c.dir()), reportSeeds)
-	if err != nil {
-		return outcome{}, nil, err
-	}
-	if len(runs) == 0 {
-		return rc.bench.plannedOutcome(c, cfg.Epochs), nil, nil
+	if err != nil || len(runs) == 0 {
+		row.Outcome = rc.bench.plannedOutcome(c, cfg.Epochs)
+		return row, nil, err
 	}
 	var diffs []string
 	for _, r := range runs {
-		for _, d := range configDiff(r.config, want) {
-			if !slices.Contains(diffs, d) {
-				diffs = append(diffs, d)
-			}
-		}
+		diffs = configDiff(diffs, r.config, want)
 	}
-	o := runsOutcome(c, runs, reportSeeds, metricScale(cfg), decimals(c.value.mean))
+	row.Outcome = runsOutcome(c, runs, metricScale(cfg), decimals(c.value.mean))
 	if len(diffs) > 0 {
-		o.status += "; not the recipe: " + strings.Join(diffs, ", ")
+		row.Status += "; not the recipe: " + strings.Join(diffs, ", ")
 	}
-	return o, []string{runFolder(c.dataset)}, nil
+	return row, runs, nil
 }
 
 // paperSection renders a table of the paper, cell by cell, and after it the runs of others
@@ -232,54 +257,34 @@ func paperSection(t paperTable, notes ...otherRun) func(root string) (string, er
 		if err != nil {
 			return "", err
 		}
-		var b strings.Builder
-		b.WriteString("| model | dataset | sampling | paper | ours | seeds | epochs | status | CPU hours (3 seeds) |\n|---|---|---:|---|---|---|---|---|---:|\n")
-		var folders, unpublished []string
+		var rows []reportRow
+		var folders, empty, unpublished, lines []string
 		for _, c := range t.cells() {
-			o, dirs, err := rc.cell(c)
+			row, runs, err := rc.row(c)
 			if err != nil {
 				return "", err
 			}
-			for _, d := range dirs {
-				if !slices.Contains(folders, d) {
-					folders = append(folders, d)
-				}
+			rows = append(rows, row)
+			if len(runs) > 0 {
+				folders = addNew(folders, runFolder(c.dataset))
 			}
-			if _, published, _ := cellParams(c); !published && c.folder != gin.folder && !slices.Contains(unpublished, c.dataset) {
-				unpublished = append(unpublished, c.dataset)
+			if _, published, _ := cellParams(c); !published && c.folder != gin.folder {
+				unpublished = addNew(unpublished, c.dataset)
 			}
-			fmt.Fprintf(&b, "| %s | `%s` | %s | %s ± %s | %s | %s | %s | %s | %s |\n", c.model, c.dataset, ratioName(c.ratio),
-				c.value.mean, c.value.std, o.ours, o.seeds, o.epochs, o.status, o.hours)
 		}
-		b.WriteString("\n")
-		if len(folders) > 0 {
-			var links []string
-			for _, f := range folders {
-				links = append(links, fmt.Sprintf("[`%s/`](../%s)", f, f))
-			}
-			fmt.Fprintf(&b, "Runs: %s. ", strings.Join(links, ", "))
-		}
-		var empty []string
 		for _, c := range t.cells() {
-			if f := runFolder(c.dataset); !slices.Contains(folders, f) && !slices.Contains(empty, f) {
-				empty = append(empty, f)
+			if f := runFolder(c.dataset); !slices.Contains(folders, f) {
+				empty = addNew(empty, f)
 			}
 		}
-		if len(empty) > 0 {
-			fmt.Fprintf(&b, "No runs yet in `%s/`. ", strings.Join(empty, "/`, `"))
-		}
-		if len(unpublished) > 0 {
-			fmt.Fprintf(&b, "The paper gives no recipe for %s at this sampling ratio: its cells take the dataset's full-bag recipe at the ratio (`recipe.At`). ", strings.Join(unpublished, ", "))
-		}
-		b.WriteString("\n")
 		for _, n := range notes {
 			line, err := n.render(root)
 			if err != nil {
 				return "", err
 			}
-			b.WriteString("\n" + line + "\n")
+			lines = append(lines, line)
 		}
-		return b.String(), nil
+		return layout("paper", map[string]any{"Rows": rows, "Folders": folders, "Empty": empty, "Unpublished": unpublished, "Notes": lines})
 	}
 }
 
@@ -315,28 +320,16 @@ func (o otherRun) render(root string) (string, error) {
 	scale, digits := metricScale(cfg), decimals(o.cell.value.mean)
 	var runs, diffs []string
 	for _, d := range dirs {
-		s, err := training.ReadSummary(d)
+		r, err := readRun(d)
 		if err != nil {
 			return "", err
 		}
-		planned, err := plannedEpochs(d)
-		var config map[string]any
-		raw, rerr := os.ReadFile(filepath.Join(d, training.ConfigFile))
-		if err == nil && rerr == nil && json.Unmarshal(raw, &config) == nil {
-			for _, x := range configDiff(config, want) {
-				if !slices.Contains(diffs, x) {
-					diffs = append(diffs, x)
-				}
-			}
+		desc := fmt.Sprintf("seed %d: %.*f after %d", r.summary.Seed, digits, scale*r.summary.TestAtBest, r.summary.Epochs)
+		if r.config == nil {
+			diffs = addNew(diffs, "config.json not JSON (an early run's format)")
 		} else {
-			planned = 0
-			if !slices.Contains(diffs, "config.json not JSON (an early run's format)") {
-				diffs = append(diffs, "config.json not JSON (an early run's format)")
-			}
-		}
-		desc := fmt.Sprintf("seed %d: %.*f after %d", s.Seed, digits, scale*s.TestAtBest, s.Epochs)
-		if planned > 0 {
-			desc += fmt.Sprintf(" of %d", planned)
+			diffs = configDiff(diffs, r.config, want)
+			desc += fmt.Sprintf(" of %d", r.want)
 		}
 		desc += " epochs"
 		src, err := training.ReadSource(d)
@@ -348,11 +341,9 @@ func (o otherRun) render(root string) (string, error) {
 		}
 		runs = append(runs, desc)
 	}
-	what := "the recipe of " + o.cell.model + " on `" + o.cell.dataset + "` (" + ratioName(o.cell.ratio) + ")"
+	what := "the recipe of " + o.cell.model + " (" + ratioName(o.cell.ratio) + ")"
 	if len(diffs) > 0 {
-		what = "not " + what + ": " + strings.Join(diffs, ", ")
-	} else {
-		what = "the recipe of " + o.cell.model + " (" + ratioName(o.cell.ratio) + ")"
+		what = "not the recipe of " + o.cell.model + " on `" + o.cell.dataset + "` (" + ratioName(o.cell.ratio) + "): " + strings.Join(diffs, ", ")
 	}
 	return fmt.Sprintf("[`%s`](../%s), not counted above: %s (test metric at the best validation epoch); %s.", o.dir, o.dir,
 		strings.Join(runs, "; "), what), nil
@@ -383,44 +374,36 @@ func runTimeSection(t paperTable) func(root string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		var b strings.Builder
-		b.WriteString("| model | parameters: paper / ours (authors' count) | training epoch, s: paper (A100) / ours (CPU s) | test set inference, s: paper / ours | test metric: paper / ours |\n|---|---|---|---|---|\n")
+		type row struct {
+			reportRow
+			Params, Count, PaperTrain, PaperTest, Train, Test string
+		}
+		var rows []row
 		for _, r := range t.rows {
 			c := r.cells[2] // the test metric's: the cell of the row's runs
-			dataset := c.dataset
 			params, _, err := cellParams(c)
 			if err != nil {
 				return "", err
 			}
-			ctx, cfg, err := training.BuildModel(be, specs[dataset], params)
+			ctx, cfg, err := training.BuildModel(be, specs[c.dataset], params)
 			if err != nil {
-				return "", fmt.Errorf("%s on %s: %w", c.model, dataset, err)
+				return "", fmt.Errorf("%s on %s: %w", c.model, c.dataset, err)
 			}
 			ours, theirs := model.ParameterCounts(ctx, cfg)
-			train, test := "not measured", "not measured"
-			if e, ok := rc.bench.estimate(c); ok && rc.bench.lines[benchKey(c)+"train"].metrics != nil {
-				train, test = fmt.Sprintf("%.0f", e.train), fmt.Sprintf("%.1f", e.test)
+			x := row{Params: r.params, Count: thousands(ours), PaperTrain: r.cells[0].value.String(), PaperTest: r.cells[1].value.String(),
+				Train: "not measured", Test: "not measured"}
+			if theirs > 0 { // the authors' count is of Subgraphormer's modules
+				x.Count += fmt.Sprintf(" (%s)", thousands(theirs))
 			}
-			o, _, err := rc.cell(c)
-			if err != nil {
+			if e, ok := rc.bench.estimate(c); ok && rc.bench.lines[benchKey(c)+"train"].metrics != nil {
+				x.Train, x.Test = fmt.Sprintf("%.0f", e.train), fmt.Sprintf("%.1f", e.test)
+			}
+			if x.reportRow, _, err = rc.row(c); err != nil {
 				return "", err
 			}
-			paperTime := func(p paperValue) string { return p.mean + " ± " + p.std }
-			count := thousands(ours)
-			if theirs > 0 { // the authors' count is of Subgraphormer's modules
-				count += fmt.Sprintf(" (%s)", thousands(theirs))
-			}
-			metric := o.ours
-			if o.seeds != "—" {
-				metric += " (" + o.status + ")"
-			}
-			fmt.Fprintf(&b, "| %s | %s / %s | %s / %s | %s / %s | %s / %s |\n", c.model, r.params, count,
-				paperTime(r.cells[0].value), train, paperTime(r.cells[1].value), test, paperTime(c.value), metric)
+			rows = append(rows, x)
 		}
-		fmt.Fprintf(&b, "\nOurs: the full-bag recipe of `%s` (`recipe.At`; GIN and GNN-SSWL+ without PE), "+
-			"one epoch's training steps and the test set's inference batches, in CPU seconds of `%s` (section [Estimates](#estimates)); "+
-			"the test metric as in the section of its table.\n", t.rows[0].cells[0].dataset, recipeBenchFile)
-		return b.String(), nil
+		return layout("run-time", map[string]any{"Rows": rows, "Dataset": t.rows[0].cells[0].dataset, "Bench": recipeBenchFile})
 	}
 }
 
@@ -431,110 +414,84 @@ var statusTables = []paperTable{zincTable, ogbTable, peAblationTable, peptidesTa
 // statusKinds are the statuses a cell can have, in the order of the summary.
 var statusKinds = []string{"reproduced", "differs", "partial", "not run yet", "needs GPU", "needs data", "not measured"}
 
-// classify returns the outcome of cell c of table t and the kind of its status (statusKinds):
-// its status up to the first ':' or ';'.
-func (rc *reportContext) classify(t paperTable, c paperCell) (outcome, string, error) {
-	o, _, err := rc.cell(c)
-	if err != nil {
-		return outcome{}, "", err
-	}
-	kind, _, _ := strings.Cut(o.status, ":")
-	kind, _, _ = strings.Cut(kind, ";")
-	if !slices.Contains(statusKinds, kind) {
-		return outcome{}, "", fmt.Errorf("%s: status %q of no kind", t.label, o.status)
-	}
-	return o, kind, nil
+// A tally is the cells of statusTables counted by the kind of their status (statusKinds): per
+// table, and of the distinct cells (a cell of several tables, such as ogbg-molesol's full bag,
+// counted once, as All), with the rows of the distinct cells measured on all their seeds
+// (reproduced or differing) and the CPU hours of those not run yet.
+type tally struct {
+	Kinds           []string
+	Tables          []tableCount
+	All             tableCount
+	Nonzero         []string // All's counts that are not 0, as "8 reproduced"
+	Measured        []reportRow
+	Hours, GPUHours string
 }
 
-// id names a cell once however many tables hold it (ogbg-molesol's full bag, say).
-func (c paperCell) id() string { return c.dataset + "/" + c.dir() }
+// A tableCount is a table's label, its number of cells, and their counts by kind.
+type tableCount struct {
+	Label  string
+	Cells  int
+	Counts []int
+}
 
-// glanceSection is the README's results at a glance: the paper's cells counted once each by
-// status, as docs/reproduction.md's summary counts them, and every cell measured to its seeds
-// (reproduced or differing), the paper's value beside ours.
-func glanceSection(root string) (string, error) {
-	rc, err := newReportContext(root)
-	if err != nil {
-		return "", err
-	}
+// newTally counts the cells of statusTables.
+func (rc *reportContext) newTally() (*tally, error) {
+	t := &tally{Kinds: statusKinds, All: tableCount{Label: "all, each cell once", Counts: make([]int, len(statusKinds))}, GPUHours: roundHours(gpuHours)}
 	seen := map[string]bool{}
-	counts := map[string]int{}
-	var rows strings.Builder
-	rows.WriteString("| dataset | model | sampling | paper | ours | status |\n|---|---|---|---|---|---|\n")
-	for _, t := range statusTables {
-		for _, c := range t.cells() {
-			if seen[c.id()] {
-				continue
-			}
-			seen[c.id()] = true
-			o, kind, err := rc.classify(t, c)
-			if err != nil {
-				return "", err
-			}
-			counts[kind]++
-			if kind == "reproduced" || kind == "differs" {
-				fmt.Fprintf(&rows, "| `%s` | %s | %s | %s ± %s | %s | %s |\n", c.dataset, c.model, ratioName(c.ratio), c.value.mean, c.value.std, o.ours, o.status)
-			}
-		}
-	}
-	var parts []string
-	for _, k := range statusKinds {
-		if counts[k] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", counts[k], k))
-		}
-	}
-	return fmt.Sprintf("Of the %d cells of the paper's tables that this project implements, each counted once: %s "+
-		"([the report](docs/reproduction.md)). The cells measured on all their seeds, the paper's test metric at the best "+
-		"validation epoch beside ours (mean ± std over 3 seeds; \"differs\" by how many of the paper's standard deviations):\n\n%s",
-		len(seen), strings.Join(parts, ", "), rows.String()), nil
-}
-
-// reportSummarySection counts the cells of each table by status, and the distinct cells of all
-// (a cell of several tables, such as ogbg-molesol's full bag, counted once), with the CPU hours
-// of those not run yet.
-func reportSummarySection(root string) (string, error) {
-	rc, err := newReportContext(root)
-	if err != nil {
-		return "", err
-	}
-	var b strings.Builder
-	b.WriteString("| table | cells | " + strings.Join(statusKinds, " | ") + " |\n|---|---:|" + strings.Repeat("---:|", len(statusKinds)) + "\n")
-	all := map[string]string{}    // distinct cell → status kind
 	hours := map[string]float64{} // distinct cell not run yet → its CPU hours
-	for _, t := range statusTables {
-		counts := map[string]int{}
-		cells := t.cells()
-		for _, c := range cells {
-			o, kind, err := rc.classify(t, c)
+	for _, table := range statusTables {
+		tc := tableCount{Label: table.label, Cells: len(table.cells()), Counts: make([]int, len(statusKinds))}
+		for _, c := range table.cells() {
+			row, _, err := rc.row(c)
 			if err != nil {
-				return "", err
+				return nil, err
 			}
-			counts[kind]++
-			id := c.id()
-			all[id] = kind
-			if h, ok := strings.CutPrefix(o.hours, "≈ "); ok && kind == "not run yet" {
-				hours[id], _ = strconv.ParseFloat(h, 64)
+			kind, _, _ := strings.Cut(row.Status, ":")
+			kind, _, _ = strings.Cut(kind, ";")
+			k := slices.Index(statusKinds, kind)
+			if k < 0 {
+				return nil, fmt.Errorf("%s: status %q of no kind", table.label, row.Status)
+			}
+			tc.Counts[k]++
+			if id := c.dataset + "/" + c.dir(); !seen[id] {
+				seen[id] = true
+				t.All.Cells++
+				t.All.Counts[k]++
+				switch h, estimated := strings.CutPrefix(row.Hours, "≈ "); {
+				case kind == "reproduced" || kind == "differs":
+					t.Measured = append(t.Measured, row)
+				case kind == "not run yet" && estimated:
+					hours[id], _ = strconv.ParseFloat(h, 64)
+				}
 			}
 		}
-		fmt.Fprintf(&b, "| %s | %d |", t.label, len(cells))
-		for _, k := range statusKinds {
-			fmt.Fprintf(&b, " %d |", counts[k])
-		}
-		b.WriteString("\n")
+		t.Tables = append(t.Tables, tc)
 	}
-	counts := map[string]int{}
-	for _, k := range all {
-		counts[k]++
-	}
-	fmt.Fprintf(&b, "| all, each cell once | %d |", len(all))
 	total := 0.0
-	for _, k := range statusKinds {
-		fmt.Fprintf(&b, " %d |", counts[k])
-	}
 	for _, id := range slices.Sorted(maps.Keys(hours)) { // in a fixed order: a float sum's rounding depends on it
 		total += hours[id]
 	}
-	fmt.Fprintf(&b, "\n\nThe cells not run yet would take ≈ %s CPU hours for their three seeds (section [Estimates](#estimates)); "+
-		"a cell above %s CPU hours needs a GPU.\n", roundHours(total), roundHours(gpuHours))
-	return b.String(), nil
+	t.Hours = roundHours(total)
+	for k, n := range t.All.Counts {
+		if n > 0 {
+			t.Nonzero = append(t.Nonzero, fmt.Sprintf("%d %s", n, statusKinds[k]))
+		}
+	}
+	return t, nil
+}
+
+// tallySection renders the layout name (the README's results at a glance, the report's summary)
+// from the tally of the cells.
+func tallySection(name string) func(root string) (string, error) {
+	return func(root string) (string, error) {
+		rc, err := newReportContext(root)
+		if err != nil {
+			return "", err
+		}
+		t, err := rc.newTally()
+		if err != nil {
+			return "", err
+		}
+		return layout(name, t)
+	}
 }

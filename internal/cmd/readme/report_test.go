@@ -67,8 +67,8 @@ func TestPlannedStatus(t *testing.T) {
 			t.Fatal(err)
 		}
 		o := rc.bench.plannedOutcome(tc.cell, cfg.Epochs)
-		if o.status != tc.status || o.hours != tc.hours {
-			t.Errorf("%s on %s at %g: %q, %q; want %q, %q", tc.cell.model, tc.cell.dataset, tc.cell.ratio, o.status, o.hours, tc.status, tc.hours)
+		if o.Status != tc.status || o.Hours != tc.hours {
+			t.Errorf("%s on %s at %g: %q, %q; want %q, %q", tc.cell.model, tc.cell.dataset, tc.cell.ratio, o.Status, o.Hours, tc.status, tc.hours)
 		}
 	}
 	if rc.bench.failed["ogbg-molhiv"] != "exit status 137" {
@@ -115,21 +115,21 @@ func TestCellRunsAgainstRecipe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, _, err := rc.cell(esol)
+	o, _, err := rc.row(esol)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "partial: 2 of 3 seeds finished; not the recipe: pe_k 8 (recipe: 2)"; o.status != want || o.ours != "0.850 ± 0.050" {
+	if want := "partial: 2 of 3 seeds finished; not the recipe: pe_k 8 (recipe: 2)"; o.Status != want || o.Ours != "0.850 ± 0.050" {
 		t.Errorf("molesol: %+v, want status %q", o, want)
 	}
-	o, _, err = rc.cell(bace)
+	o, _, err = rc.row(bace)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.ours != "84.50 ± 0.41" || o.status != "reproduced" {
+	if o.Ours != "84.50 ± 0.41" || o.Status != "reproduced" {
 		t.Errorf("molbace: %+v", o)
 	}
-	if !strings.HasPrefix(o.epochs, "100, 100, 100 of 100") {
-		t.Errorf("molbace epochs %q", o.epochs)
+	if !strings.HasPrefix(o.Epochs, "100, 100, 100 of 100") {
+		t.Errorf("molbace epochs %q", o.Epochs)
 	}
 }

@@ -3,7 +3,9 @@ package main
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -25,6 +27,9 @@ type paperCell struct {
 	bench         string         // the row's name in BenchmarkRecipeStep (variant.benchName)
 }
 
+// dir is the folder of the cell's runs in its table's folder.
+func (c paperCell) dir() string { return fmt.Sprintf("%s_ratio-%g", c.folder, c.ratio) }
+
 // molesolSampling and molbaceSampling are the cells of the paper's Tables "molesol-sampling"
 // and "molbace-sampling".
 var (
@@ -32,90 +37,44 @@ var (
 	molbaceSampling = molbaceSamplingTable.cells()
 )
 
-// seedRun is what one seed's run folder says: its summary (the test metric at the best
-// validation epoch so far, the epochs trained), the epochs configured, the median seconds of its
-// epochs after the first five (which compile XLA's programs for new batch shapes), and its
-// configuration.
+// seedRun is what a run folder written by sgformer train says: its summary (the test metric at
+// the best validation epoch so far, the epochs trained), its configuration (nil where
+// config.json is not JSON, an early run's format) and the epochs it configures, and the median
+// seconds of its epochs after the first five (which compile XLA's programs for new batch
+// shapes; 0 without metrics.jsonl).
 type seedRun struct {
 	summary   *training.Summary
+	config    map[string]any
 	want      int
 	epochSecs float64
-	config    map[string]any
 }
 
-// readSeedRun reads a run folder written by sgformer train.
-func readSeedRun(dir string) (seedRun, error) {
+// readRun reads a run folder written by sgformer train.
+func readRun(dir string) (seedRun, error) {
 	var r seedRun
 	var err error
 	if r.summary, err = training.ReadSummary(dir); err != nil {
-		return r, err
-	}
-	if r.want, err = plannedEpochs(dir); err != nil {
 		return r, err
 	}
 	raw, err := os.ReadFile(filepath.Join(dir, training.ConfigFile))
 	if err != nil {
 		return r, err
 	}
-	if err := json.Unmarshal(raw, &r.config); err != nil {
-		return r, fmt.Errorf("%s: %w", dir, err)
+	if json.Unmarshal(raw, &r.config) == nil {
+		epochs, _ := r.config[training.ParamEpochs].(float64)
+		r.want = int(epochs)
 	}
 	recs, err := training.ReadRecords(filepath.Join(dir, training.MetricsFile))
-	if err != nil {
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return r, err
 	}
-	if len(recs) == 0 {
-		return r, fmt.Errorf("%s: no epochs", dir)
-	}
 	var secs []float64
-	for _, rec := range recs[min(5, len(recs)-1):] {
+	for _, rec := range recs[min(5, max(len(recs)-1, 0)):] {
 		secs = append(secs, rec.Seconds)
 	}
-	slices.Sort(secs)
-	r.epochSecs = secs[len(secs)/2]
+	r.epochSecs = median(secs)
 	return r, nil
 }
-
-// samplingSection renders the runs of scripts/repro.sh's table under dir against the paper's
-// cells: ours (mean ± std of the test metric at the best validation epoch), seeds, epochs, the
-// hyperparameters, a status, and the plan (CPU hours per cell from measured epoch times).
-func samplingSection(dir string, cells []paperCell, seeds int) func(root string) (string, error) {
-	return func(root string) (string, error) {
-		rc, err := newReportContext(root)
-		if err != nil {
-			return "", err
-		}
-		var b strings.Builder
-		b.WriteString("| model | ratio | paper | ours | seeds | epochs | hyperparameters | status | CPU hours (3 seeds) |\n|---|---:|---|---|---|---|---|---|---:|\n")
-		for _, c := range cells {
-			runs, err := cellRuns(filepath.Join(root, dir, c.dir()), seeds)
-			if err != nil {
-				return "", err
-			}
-			paper := fmt.Sprintf("%.3f ± %.3f", c.mean, c.std)
-			ratio := fmt.Sprintf("%g %%", 100*c.ratio)
-			if len(runs) == 0 {
-				cfg, _, err := cellConfig(c)
-				if err != nil {
-					return "", err
-				}
-				o := rc.bench.plannedOutcome(c, cfg.Epochs)
-				fmt.Fprintf(&b, "| %s | %s | %s | — | — | — | — | %s | %s |\n", c.model, ratio, paper, o.status, o.hours)
-				continue
-			}
-			o := runsOutcome(c, runs, seeds, 1, 3)
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", c.model, ratio, paper, o.ours, o.seeds, o.epochs,
-				hyperparameters(runs[0].config), o.status, o.hours)
-		}
-		fmt.Fprintf(&b, "\nOurs: test RMSE at the best validation epoch, mean ± std (population, NumPy's default) over the seeds so far; runs in `%s/`. "+
-			"CPU hours: the median epoch's seconds (after the first five, which compile XLA's programs) × epochs × 3 seeds, "+
-			"with two runs sharing the machine's two cores; ≈: estimated from the benchmark (section [Estimates](#estimates)).\n", dir)
-		return b.String(), nil
-	}
-}
-
-// dir is the folder of the cell's runs in its table's folder.
-func (c paperCell) dir() string { return fmt.Sprintf("%s_ratio-%g", c.folder, c.ratio) }
 
 // cellRuns reads the runs seed-0 … seed-(seeds−1) in dir that have finished an epoch.
 func cellRuns(dir string, seeds int) ([]seedRun, error) {
@@ -125,34 +84,75 @@ func cellRuns(dir string, seeds int) ([]seedRun, error) {
 		if _, err := os.Stat(filepath.Join(run, training.SummaryFile)); err != nil {
 			continue // not started, or stopped before its first epoch ended
 		}
-		r, err := readSeedRun(run)
+		r, err := readRun(run)
 		if err != nil {
 			return nil, err
+		}
+		if r.config == nil || r.epochSecs == 0 {
+			return nil, fmt.Errorf("%s: want its configuration as JSON and its epochs' records", run)
 		}
 		runs = append(runs, r)
 	}
 	return runs, nil
 }
 
+// median is the middle of xs sorted (the upper middle of an even count); 0 for none.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Sorted(slices.Values(xs))
+	return s[len(s)/2]
+}
+
+// meanStd writes the mean ± population std (NumPy's default, the authors') of xs with digits
+// decimals; and the mean.
+func meanStd(xs []float64, digits int) (string, float64, float64) {
+	st := ablation.NewStat(xs)
+	return fmt.Sprintf("%.*f ± %.*f", digits, st.Mean, digits, st.Std), st.Mean, st.Std
+}
+
+// samplingSection renders scripts/repro.sh's runs of cells (a sampling table): the cells as the
+// paper's tables have them (reportContext.cell), with the ratio as a percent and the first
+// run's hyperparameters.
+func samplingSection(cells []paperCell) func(root string) (string, error) {
+	return func(root string) (string, error) {
+		rc, err := newReportContext(root)
+		if err != nil {
+			return "", err
+		}
+		var rows []reportRow
+		for _, c := range cells {
+			row, runs, err := rc.row(c)
+			if err != nil {
+				return "", err
+			}
+			row.Sampling = fmt.Sprintf("%g %%", 100*c.ratio)
+			if len(runs) > 0 {
+				row.Hyperparameters = hyperparameters(runs[0].config)
+			}
+			rows = append(rows, row)
+		}
+		return layout("sampling", map[string]any{"Rows": rows, "Folder": runFolder(cells[0].dataset)})
+	}
+}
+
 // pairedSection compares two sets of runs of the same cells side by side, for the cells that
 // have runs in both: names[0]'s in the folder dirs[0] (or the folder moved names for the cell)
-// and names[1]'s in dirs[1], folders relative to the project root; where says where they are.
-func pairedSection(names, dirs [2]string, moved map[string]string, cells []paperCell, seeds int, metric string, scale float64, where string) func(root string) (string, error) {
+// and names[1]'s in dirs[1], folders relative to the project root; the test metric (named
+// metric) times scale; where says where the runs are.
+func pairedSection(names, dirs [2]string, moved map[string]string, cells []paperCell, metric string, scale float64, where string) func(root string) (string, error) {
 	return func(root string) (string, error) {
-		var b strings.Builder
-		fmt.Fprintf(&b, "| model | ratio | paper | %s | %s |\n|---|---:|---|---|---|\n", names[0], names[1])
-		rows := 0
+		type row struct{ Model, Ratio, Paper, A, B string }
+		var rows []row
 		for _, c := range cells {
-			digits := 3 // as the paper writes the cell, where it is known
-			if c.value.mean != "" {
-				digits = decimals(c.value.mean)
-			}
+			digits := decimals(c.value.mean)
 			var cols []string
 			for i, dir := range []string{filepath.Join(dirs[0], c.dir()), filepath.Join(dirs[1], c.dir())} {
 				if m, ok := moved[c.dir()]; ok && i == 0 {
 					dir = m
 				}
-				runs, err := cellRuns(filepath.Join(root, dir), seeds)
+				runs, err := cellRuns(filepath.Join(root, dir), reportSeeds)
 				if err != nil {
 					return "", err
 				}
@@ -165,24 +165,14 @@ func pairedSection(names, dirs [2]string, moved map[string]string, cells []paper
 					tests = append(tests, scale*r.summary.TestAtBest)
 					desc = append(desc, fmt.Sprintf("%d: %.*f, %d ep", r.summary.Seed, digits, scale*r.summary.TestAtBest, r.summary.Epochs))
 				}
-				st := ablation.NewStat(tests)
-				cols = append(cols, fmt.Sprintf("%.*f ± %.*f (seed %s)", digits, st.Mean, digits, st.Std, strings.Join(desc, "; ")))
+				ms, _, _ := meanStd(tests, digits)
+				cols = append(cols, fmt.Sprintf("%s (seed %s)", ms, strings.Join(desc, "; ")))
 			}
-			if len(cols) < 2 {
-				continue
+			if len(cols) == 2 {
+				rows = append(rows, row{c.model, fmt.Sprintf("%g %%", 100*c.ratio), c.value.String(), cols[0], cols[1]})
 			}
-			rows++
-			fmt.Fprintf(&b, "| %s | %g %% | %.*f ± %.*f | %s | %s |\n", c.model, 100*c.ratio, digits, c.mean, digits, c.std, cols[0], cols[1])
 		}
-		if rows == 0 {
-			b.WriteString("| — | — | — | no cell has runs of both yet | |\n")
-		}
-		fmt.Fprintf(&b, "\nTest %s at the best validation epoch, mean ± std over the seeds so far, and per seed its test %s "+
-			"and epochs trained; %s\n", metric, metric, where)
-		for cell, dir := range moved {
-			fmt.Fprintf(&b, "%s of %s: the runs of `%s` (docs/results.md, on the pure-Go backend).\n", names[0], cell, dir)
-		}
-		return b.String(), nil
+		return layout("paired", map[string]any{"Names": names, "Rows": rows, "Metric": metric, "Where": where, "Moved": moved})
 	}
 }
 

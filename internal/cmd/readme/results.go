@@ -6,13 +6,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/sgformer/sgformer/sgformer/ablation"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
-// The results of README.md and docs/results.md, rendered from the run directories committed under results/.
+// The results of README.md and docs/results.md, rendered from the run directories committed
+// under results/ (layouts/run.md.tmpl).
 
 // metricName is how the README writes a metric.
 func metricName(m string) string {
@@ -20,12 +20,6 @@ func metricName(m string) string {
 		return name
 	}
 	return m
-}
-
-// runLine describes a run's summary: the test metric at the best validation epoch.
-func runLine(s *training.Summary) string {
-	return fmt.Sprintf("test %s **%.4f** at the best validation epoch %d of %d (validation %s %.4f), %s parameters, %s of training and evaluation",
-		metricName(s.Metric), s.TestAtBest, s.BestEpoch, s.Epochs, metricName(s.Metric), s.BestValid, thousands(s.Parameters), duration(s.Seconds))
 }
 
 // duration writes seconds as hours and minutes.
@@ -44,7 +38,7 @@ func summarySection(run string) func(root string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("`%s`: %s.\n", run, runLine(s)), nil
+		return layout("run", map[string]any{"Run": run, "Summary": s})
 	}
 }
 
@@ -59,13 +53,7 @@ func epochsSection(run string) func(root string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		var b strings.Builder
-		fmt.Fprintf(&b, "| epoch | train loss | val %s | test %s | seconds |\n|---:|---:|---:|---:|---:|\n", metricName(s.Metric), metricName(s.Metric))
-		for _, r := range recs {
-			fmt.Fprintf(&b, "| %d | %.3f | %.3f | %.3f | %.0f |\n", r.Epoch, r.TrainLoss, r.Valid, r.Test, r.Seconds)
-		}
-		fmt.Fprintf(&b, "\n`%s`: %s.\n", run, runLine(s))
-		return b.String(), nil
+		return layout("epochs", map[string]any{"Run": run, "Summary": s, "Records": recs})
 	}
 }
 
@@ -83,12 +71,7 @@ func compareSection(dir string) func(root string) (string, error) {
 		if len(rows) == 0 {
 			return "", fmt.Errorf("%s/compare.json holds no run", dir)
 		}
-		var b strings.Builder
-		fmt.Fprintf(&b, "| model | parameters | best epoch | val %s | test %s | seconds |\n|---|---:|---:|---:|---:|---:|\n", metricName(rows[0].Metric), metricName(rows[0].Metric))
-		for _, r := range rows {
-			fmt.Fprintf(&b, "| %s | %d | %d/%d | %.4f | %.4f | %.0f |\n", r.Model, r.Parameters, r.BestEpoch, r.Epochs, r.BestValid, r.TestAtBest, r.Seconds)
-		}
-		return b.String(), nil
+		return layout("compare", rows)
 	}
 }
 
@@ -96,56 +79,32 @@ func compareSection(dir string) func(root string) (string, error) {
 // std of the test metric at the best validation epoch next to the paper's.
 func seedsSection(dir, paper string) func(root string) (string, error) {
 	return func(root string) (string, error) {
-		runs, err := filepath.Glob(filepath.Join(root, dir, "seed-*"))
-		if err != nil || len(runs) == 0 {
+		dirs, err := filepath.Glob(filepath.Join(root, dir, "seed-*"))
+		if err != nil || len(dirs) == 0 {
 			return "", fmt.Errorf("no runs %s/seed-*", dir)
 		}
-		var b strings.Builder
+		type seed struct {
+			*training.Summary
+			Planned int
+		}
+		var seeds []seed
 		var tests []float64
-		metric, partial := "", false
-		for i, run := range runs {
-			s, err := training.ReadSummary(run)
+		partial := false
+		for _, d := range dirs {
+			r, err := readRun(d)
 			if err != nil {
 				return "", err
 			}
-			if i == 0 {
-				metric = metricName(s.Metric)
-				fmt.Fprintf(&b, "| seed | epochs | best epoch | val %s | test %s | parameters | seconds |\n|---:|---:|---:|---:|---:|---:|---:|\n", metric, metric)
+			if r.config == nil {
+				return "", fmt.Errorf("%s: config.json is not JSON", d)
 			}
-			planned, err := plannedEpochs(run)
-			if err != nil {
-				return "", err
-			}
-			fmt.Fprintf(&b, "| %d | %d of %d | %d | %.4f | %.4f | %s | %.0f |\n", s.Seed, s.Epochs, planned, s.BestEpoch, s.BestValid, s.TestAtBest, thousands(s.Parameters), s.Seconds)
-			tests = append(tests, s.TestAtBest)
-			if s.Epochs < planned {
-				partial = true
-			}
+			seeds = append(seeds, seed{r.summary, r.want})
+			tests = append(tests, r.summary.TestAtBest)
+			partial = partial || r.summary.Epochs < r.want
 		}
-		st := ablation.NewStat(tests)
-		mean, std := st.Mean, st.Std
-		state := ""
-		if partial {
-			state = " — the runs are not finished; these are the best epochs so far"
-		}
-		fmt.Fprintf(&b, "\nTest %s at the best validation epoch, mean ± std over %d seeds: **%.3f ± %.3f** (the paper: %s)%s.\n", metric, len(tests), mean, std, paper, state)
-		return b.String(), nil
+		ours, _, _ := meanStd(tests, 3)
+		return layout("seeds", map[string]any{"Seeds": seeds, "Ours": ours, "Paper": paper, "Partial": partial})
 	}
-}
-
-// plannedEpochs returns the number of epochs a run is configured for.
-func plannedEpochs(run string) (int, error) {
-	raw, err := os.ReadFile(filepath.Join(run, training.ConfigFile))
-	if err != nil {
-		return 0, err
-	}
-	var config struct {
-		Epochs int `json:"epochs"`
-	}
-	if err := json.Unmarshal(raw, &config); err != nil {
-		return 0, fmt.Errorf("%s: %w", filepath.Join(run, training.ConfigFile), err)
-	}
-	return config.Epochs, nil
 }
 
 // tableSection renders the runs under dir as `sgformer table` does (ablation.Markdown).
