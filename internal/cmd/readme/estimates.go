@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -246,14 +245,15 @@ func estimatesSection(root string) (string, error) {
 	for _, ds := range slices.Sorted(maps.Keys(b.failed)) {
 		processes = append(processes, fmt.Sprintf("%s: **%s**", ds, b.failed[ds]))
 	}
-	check, err := estimateCheck(root, b)
+	t, err := rc.newTally()
 	if err != nil {
 		return "", err
 	}
-	return layout("estimates", map[string]any{"File": recipeBenchFile, "Header": b.header, "Rows": rows, "Processes": processes, "Check": check})
+	return layout("estimates", map[string]any{"File": recipeBenchFile, "Header": b.header, "Rows": rows, "Processes": processes, "Check": t.Estimates})
 }
 
-// An estimateRow is a cell's estimated epoch beside its runs' median epoch.
+// An estimateRow is a cell's estimated epoch beside its runs' median epoch (after the first
+// five, which compile), so that the estimates can be judged.
 type estimateRow struct {
 	reportRow
 	Measured, Estimated float64
@@ -261,34 +261,3 @@ type estimateRow struct {
 
 // Ratio is the runs' epoch over the estimated one.
 func (r estimateRow) Ratio() float64 { return r.Measured / r.Estimated }
-
-// estimateCheck compares, for the cells with runs of more than five epochs, the estimated epoch
-// with the runs' median epoch (after the first five, which compile), so that the estimates can
-// be judged.
-func estimateCheck(root string, b *recipeBench) ([]estimateRow, error) {
-	var rows []estimateRow
-	seen := map[string]bool{}
-	for _, t := range statusTables {
-		for _, c := range t.cells() {
-			id := runFolder(c.dataset) + "/" + c.dir()
-			if seen[id] {
-				continue
-			}
-			seen[id] = true
-			runs, err := cellRuns(filepath.Join(root, id), reportSeeds)
-			if err != nil {
-				return nil, err
-			}
-			e, ok := b.estimate(c)
-			if len(runs) == 0 || !ok || slices.ContainsFunc(runs, func(r seedRun) bool { return r.summary.Epochs <= 5 }) {
-				continue // a run of five epochs or fewer is still compiling
-			}
-			var secs []float64
-			for _, r := range runs {
-				secs = append(secs, r.epochSecs)
-			}
-			rows = append(rows, estimateRow{reportRow{Model: c.model, Dataset: c.dataset, Sampling: ratioName(c.ratio)}, median(secs), e.epoch()})
-		}
-	}
-	return rows, nil
-}

@@ -30,28 +30,20 @@ var specs = map[string]model.Spec{
 // recipesSection is the table of recipe.All, with each configuration's parameter count:
 // ours, and the authors' get_model_params for the same configuration (model.ParameterCounts).
 func recipesSection(string) (string, error) {
-	be, err := backend.New("go")
-	if err != nil {
-		return "", err
-	}
 	var b strings.Builder
 	b.WriteString("| dataset | sampling | layers × width | lr | epochs | batch | dropout | k (PE) | layer encoder | residual | pooling | loss / metric | optimiser, schedule | parameters: ours / authors' count | source |\n")
 	b.WriteString("|---|---:|---|---:|---:|---:|---:|---|---|---|---|---|---|---:|---|\n")
 	for _, r := range recipe.All {
-		ctx := context.New()
-		training.Defaults(ctx)
-		ctx.SetParams(r.Params)
-		c, err := training.ReadConfig(ctx)
+		c, _, err := configOf(r.Params)
 		if err != nil {
 			return "", fmt.Errorf("%s at %g: %w", r.Dataset, r.Ratio, err)
 		}
 		params := "—"
-		if spec, ok := specs[r.Dataset]; ok {
-			ctx, cfg, err := training.BuildModel(be, spec, r.Params)
+		if _, ok := specs[r.Dataset]; ok {
+			ours, theirs, err := parameterCounts(r.Dataset, r.Params)
 			if err != nil {
 				return "", fmt.Errorf("%s at %g: %w", r.Dataset, r.Ratio, err)
 			}
-			ours, theirs := model.ParameterCounts(ctx, cfg)
 			params = fmt.Sprintf("%s / %s", thousands(ours), thousands(theirs))
 		}
 		sampling := "full bag"
@@ -67,6 +59,31 @@ func recipesSection(string) (string, error) {
 			c.Model.LayerEncoder, yesNo(c.Model.Residual), c.Model.Pooling, c.Loss, c.Metric.Name, optimiser(c), params, r.Source)
 	}
 	return b.String(), nil
+}
+
+// configOf is the configuration of a run with params, and the context holding every
+// parameter's value.
+func configOf(params map[string]any) (training.Config, *context.Context, error) {
+	ctx := context.New()
+	training.Defaults(ctx)
+	ctx.SetParams(params)
+	cfg, err := training.ReadConfig(ctx)
+	return cfg, ctx, err
+}
+
+// parameterCounts are the parameters of the model of dataset with params: ours, and as the
+// authors' get_model_params counts them (model.ParameterCounts; 0 but for Subgraphormer's).
+func parameterCounts(dataset string, params map[string]any) (ours, theirs int, err error) {
+	be, err := backend.New("go")
+	if err != nil {
+		return 0, 0, err
+	}
+	ctx, cfg, err := training.BuildModel(be, specs[dataset], params)
+	if err != nil {
+		return 0, 0, err
+	}
+	ours, theirs = model.ParameterCounts(ctx, cfg)
+	return ours, theirs, nil
 }
 
 // optimiser describes the optimiser and schedule of c.

@@ -12,10 +12,6 @@ import (
 	"strings"
 	"text/template"
 
-	"github.com/gomlx/gomlx/pkg/ml/context"
-
-	"github.com/sgformer/sgformer/sgformer/backend"
-	"github.com/sgformer/sgformer/sgformer/model"
 	"github.com/sgformer/sgformer/sgformer/recipe"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
@@ -89,10 +85,7 @@ func cellConfig(c paperCell) (training.Config, map[string]any, error) {
 	if err != nil {
 		return training.Config{}, nil, err
 	}
-	ctx := context.New()
-	training.Defaults(ctx)
-	ctx.SetParams(params)
-	cfg, err := training.ReadConfig(ctx)
+	cfg, ctx, err := configOf(params)
 	if err != nil {
 		return cfg, nil, fmt.Errorf("%s at %g: %w", c.dataset, c.ratio, err)
 	}
@@ -370,10 +363,6 @@ func runTimeSection(t paperTable) func(root string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		be, err := backend.New("go")
-		if err != nil {
-			return "", err
-		}
 		type row struct {
 			reportRow
 			Params, Count, PaperTrain, PaperTest, Train, Test string
@@ -385,11 +374,10 @@ func runTimeSection(t paperTable) func(root string) (string, error) {
 			if err != nil {
 				return "", err
 			}
-			ctx, cfg, err := training.BuildModel(be, specs[c.dataset], params)
+			ours, theirs, err := parameterCounts(c.dataset, params)
 			if err != nil {
 				return "", fmt.Errorf("%s on %s: %w", c.model, c.dataset, err)
 			}
-			ours, theirs := model.ParameterCounts(ctx, cfg)
 			x := row{Params: r.params, Count: thousands(ours), PaperTrain: r.cells[0].value.String(), PaperTest: r.cells[1].value.String(),
 				Train: "not measured", Test: "not measured"}
 			if theirs > 0 { // the authors' count is of Subgraphormer's modules
@@ -417,7 +405,8 @@ var statusKinds = []string{"reproduced", "differs", "partial", "not run yet", "n
 // A tally is the cells of statusTables counted by the kind of their status (statusKinds): per
 // table, and of the distinct cells (a cell of several tables, such as ogbg-molesol's full bag,
 // counted once, as All), with the rows of the distinct cells measured on all their seeds
-// (reproduced or differing) and the CPU hours of those not run yet.
+// (reproduced or differing), the CPU hours of those not run yet, and the estimates of those
+// with runs past their first five epochs (a run of five epochs or fewer is still compiling).
 type tally struct {
 	Kinds           []string
 	Tables          []tableCount
@@ -425,6 +414,7 @@ type tally struct {
 	Nonzero         []string // All's counts that are not 0, as "8 reproduced"
 	Measured        []reportRow
 	Hours, GPUHours string
+	Estimates       []estimateRow
 }
 
 // A tableCount is a table's label, its number of cells, and their counts by kind.
@@ -442,7 +432,7 @@ func (rc *reportContext) newTally() (*tally, error) {
 	for _, table := range statusTables {
 		tc := tableCount{Label: table.label, Cells: len(table.cells()), Counts: make([]int, len(statusKinds))}
 		for _, c := range table.cells() {
-			row, _, err := rc.row(c)
+			row, runs, err := rc.row(c)
 			if err != nil {
 				return nil, err
 			}
@@ -462,6 +452,14 @@ func (rc *reportContext) newTally() (*tally, error) {
 					t.Measured = append(t.Measured, row)
 				case kind == "not run yet" && estimated:
 					hours[id], _ = strconv.ParseFloat(h, 64)
+				}
+				e, ok := rc.bench.estimate(c)
+				if ok && len(runs) > 0 && !slices.ContainsFunc(runs, func(r seedRun) bool { return r.summary.Epochs <= 5 }) {
+					var secs []float64
+					for _, r := range runs {
+						secs = append(secs, r.epochSecs)
+					}
+					t.Estimates = append(t.Estimates, estimateRow{row, median(secs), e.epoch()})
 				}
 			}
 		}
