@@ -1,7 +1,8 @@
 // Package gpuresult holds the records of the GPU plan: the lines of pieces.jsonl and the
-// result.json of each piece, which internal/cmd/gpurun writes on the device machine and
-// internal/cmd/readme renders from results/zinc12k-gpu. One set of types for the writer and
-// the reader keeps the two in step.
+// result.json of each piece, which internal/cmd/gpurun writes on the device machine, and their
+// conversion (Records) into internal/record's records, which `gpu-run.sh collect` writes into
+// results/zinc12k-gpu and internal/cmd/readme renders. One set of types for the writer and
+// the converter keeps the two in step.
 package gpuresult
 
 import (

@@ -16,9 +16,9 @@ import (
 
 // ReadSpeed reads what a speed:EXEC piece left in its folder dir: the epochs of
 // run/metrics.jsonl, the device memory of run/summary.json, nvidia-smi's samples (smi.json) and
-// the benchmarks that finished (bench.txt, absent when none ran). The piece writes its result.json from it, once after the
-// training run and again after the benchmarks; the readme renders a piece that was stopped
-// before its first result.json from the same files.
+// the benchmarks that finished (bench.txt, absent when none ran). The piece writes its
+// result.json from it, once after the training run and again after the benchmarks; Records
+// converts a piece that was stopped before its first result.json from the same files.
 func ReadSpeed(dir, execution, backend string) (Speed, error) {
 	r := Speed{Execution: execution, Backend: backend}
 	smi, err := os.ReadFile(filepath.Join(dir, "smi.json"))

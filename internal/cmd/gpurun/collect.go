@@ -14,12 +14,14 @@ import (
 	"strings"
 
 	"github.com/sgformer/sgformer/internal/gpuresult"
+	"github.com/sgformer/sgformer/internal/record"
 )
 
 // collect unpacks what a device call brought back (from, the run tool's files_at) into dest:
 // each FOLDER.tar.gz replaces dest/FOLDER, each runs-seed-S.tar.gz replaces dest/runs/seed-S,
-// and from/pieces.jsonl is appended to dest/pieces.jsonl. What the call did not bring back is
-// kept. A piece's XLA dump (FOLDER/xla-dump, tens of megabytes: more than the tracked files of
+// and from/pieces.jsonl is appended to dest/pieces.jsonl; then dest/records.jsonl is written
+// afresh from them (gpuresult.Records), the records the documents are rendered from. What the
+// call did not bring back is kept. A piece's XLA dump (FOLDER/xla-dump, tens of megabytes: more than the tracked files of
 // a device call may hold) is summarised into FOLDER/xla-summary.json and moved to dumps/FOLDER.
 func collect(from, dest, dumps string, stdout io.Writer) error {
 	if st, err := os.Stat(from); err != nil || !st.IsDir() {
@@ -50,13 +52,33 @@ func collect(from, dest, dumps string, stdout io.Writer) error {
 		}
 	}
 	lines, err := os.ReadFile(filepath.Join(from, "pieces.jsonl"))
-	if errors.Is(err, fs.ErrNotExist) {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return err
+	default:
+		if err := appendFile(filepath.Join(dest, "pieces.jsonl"), lines); err != nil {
+			return err
+		}
+	}
+	return writeRecords(dest, stdout)
+}
+
+// writeRecords rewrites dest's records from its pieces.jsonl and folders, if it has pieces.
+func writeRecords(dest string, stdout io.Writer) error {
+	if _, err := os.Stat(filepath.Join(dest, "pieces.jsonl")); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
+	recs, err := gpuresult.Records(dest)
 	if err != nil {
 		return err
 	}
-	return appendFile(filepath.Join(dest, "pieces.jsonl"), lines)
+	path := filepath.Join(dest, gpuresult.RecordsFile)
+	if err := record.Write(path, recs); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "gpu-run: %d records in %s\n", len(recs), path)
+	return nil
 }
 
 // moveDump summarises piece/xla-dump, if there is one, into piece/xla-summary.json and moves

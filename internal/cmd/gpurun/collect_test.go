@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sgformer/sgformer/internal/gpuresult"
+	"github.com/sgformer/sgformer/internal/record"
 )
 
 // write creates root/rel holding text.
@@ -23,7 +26,7 @@ func write(t *testing.T, root, rel, text string) {
 }
 
 // What a device call brings back replaces a piece's folder and a seed's run, and adds to the
-// record of pieces; what it does not bring back is kept. The tarballs are GNU tar's here,
+// record of pieces, whose records are written afresh; what it does not bring back is kept. The tarballs are GNU tar's here,
 // tarGz's in TestTarGz.
 func TestCollect(t *testing.T) {
 	if _, err := exec.LookPath("tar"); err != nil {
@@ -41,12 +44,14 @@ func TestCollect(t *testing.T) {
 			t.Fatalf("tar: %v\n%s", err, out)
 		}
 	}
-	write(t, back, "pieces.jsonl", `{"piece":"speed:sparse"}`+"\n")
+	newPiece := `{"piece":"speed:sparse","call":"2026-12-02T10:00:00Z","gpu":"NVIDIA H200","build":"bbbbbbb","rc":1,"seconds":9,"error":"failed","result":null}` + "\n"
+	write(t, back, "pieces.jsonl", newPiece)
 
 	write(t, dest, "speed-sparse/old.txt", "from an earlier call")
 	write(t, dest, "runs/seed-0/checkpoint/stale", "an older checkpoint")
 	write(t, dest, "runs/seed-1/metrics.jsonl", "epoch 1\n")
-	write(t, dest, "pieces.jsonl", `{"piece":"check"}`+"\n")
+	oldPiece := `{"piece":"check","call":"2026-12-01T10:00:00Z","gpu":"NVIDIA H200","build":"aaaaaaa","rc":0,"seconds":60,"result":null}` + "\n"
+	write(t, dest, "pieces.jsonl", oldPiece)
 
 	var out strings.Builder
 	dumps := filepath.Join(t.TempDir(), "dumps")
@@ -59,7 +64,7 @@ func TestCollect(t *testing.T) {
 		"runs/seed-0/metrics.jsonl":    "epoch 1\nepoch 2\n",
 		"runs/seed-0/checkpoint/stale": "missing",
 		"runs/seed-1/metrics.jsonl":    "epoch 1\n",
-		"pieces.jsonl":                 `{"piece":"check"}` + "\n" + `{"piece":"speed:sparse"}` + "\n",
+		"pieces.jsonl":                 oldPiece + newPiece,
 		"speed-sparse/xla-dump/module_0001.Trainer_0.thunk_sequence_after_thunk_passes.txt": "missing",
 		"speed-sparse/xla-summary.json": `{
   "programs": [
@@ -82,6 +87,9 @@ func TestCollect(t *testing.T) {
 		if got := readFile(t, filepath.Join(dest, rel)); got != want {
 			t.Errorf("%s = %q, want %q", rel, got, want)
 		}
+	}
+	if recs, err := record.Read(filepath.Join(dest, gpuresult.RecordsFile)); err != nil || len(recs.Contexts()) != 2 || len(recs.Parts()) != 2 {
+		t.Errorf("the records of both calls' pieces: %+v, %v", recs, err)
 	}
 	if got := readFile(t, filepath.Join(dumps, "speed-sparse/module_0001.Trainer_0.thunk_sequence_after_thunk_passes.txt")); !strings.HasPrefix(got, "000: kCustomKernel") {
 		t.Errorf("the dump moved out of the results: %q", got)

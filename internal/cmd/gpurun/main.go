@@ -27,8 +27,9 @@
 //	                    folder and a seed's run replaced, DIR/pieces.jsonl appended to
 //	                    DEST/pieces.jsonl, a speed piece's xla-dump/ summarised into its
 //	                    xla-summary.json (internal/gpuresult.XLASummary) and moved to
-//	                    build/gpu-dumps/PIECE; `go run ./internal/cmd/readme` renders
-//	                    docs/gpu.md from it
+//	                    build/gpu-dumps/PIECE, and DEST/records.jsonl written afresh
+//	                    (gpuresult.Records); `go run ./internal/cmd/readme` renders
+//	                    docs/gpu.md from them
 //
 // Usage, with `run` calls carrying ["build/gpu"] (docs/gpu.md):
 //

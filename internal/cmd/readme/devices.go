@@ -158,15 +158,13 @@ func scalingSection(collectivesFile, cpuFile, gpuDir string) func(root string) (
 		paperEpoch := epoch
 		computeFrom := fmt.Sprintf("the paper's A100 epoch of Subgraphormer + PE on ZINC-12k (Table \"run-time zinc\": %.2f s)", epoch)
 		standIn := "standing in for a single-GPU step of this implementation, which has not been measured"
-		pieces, err := gpuresult.ReadPieces(filepath.Join(root, gpuDir, "pieces.jsonl"))
+		gpu, err := record.Read(filepath.Join(root, gpuDir, gpuresult.RecordsFile))
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return "", err
 		}
-		if ours, ok, err := latestSpeed(filepath.Join(root, gpuDir), pieces, "speed:sparse"); err != nil {
-			return "", err
-		} else if ok {
-			epoch = ours.r.TrainEpoch
-			computeFrom = fmt.Sprintf("this implementation's training epoch on one %s (`%s/`, the sparse execution, the device call of %s: %.2f s)", ours.p.GPU, gpuDir, ours.p.Call, epoch)
+		if ours := latest(gpu, "speed:sparse", "train epoch"); len(ours) > 0 {
+			epoch = ours[0].Value
+			computeFrom = fmt.Sprintf("this implementation's training epoch on one %s (`%s/`, the sparse execution, the device call of %s: %.2f s)", ours[0].Machine, gpuDir, ours[0].Date, epoch)
 			standIn = fmt.Sprintf("the paper's A100 epoch, for comparison, is %.2f s", paperEpoch)
 		}
 		steps := math.Ceil(zincTrainGraphs / float64(zinc.BatchSize))

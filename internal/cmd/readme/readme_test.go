@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sgformer/sgformer/internal/record"
 )
 
 // The generated sections of README.md and docs/reproduction.md are what the code and results/
@@ -40,10 +42,11 @@ func TestUntrackedResults(t *testing.T) {
 	}
 }
 
-// The GPU section says plainly when nothing has run, and otherwise renders what the device
-// calls brought back: parity, of each timing piece the latest call that timed it (a skipped
-// piece or a failed one without timings later does not count; one stopped after its epochs
-// does, from its folder), and the seeds so far.
+// The GPU section says plainly when nothing has run, and otherwise renders the records of what
+// the device calls brought back (testdata's are internal/gpuresult's testdata/calls converted):
+// parity, of each timing piece the latest call that timed it (a skipped piece or a failed one
+// without timings later does not count; one stopped after its epochs does, from its folder),
+// and the seeds so far; a timing without a figure the table needs is an error.
 func TestGPUSection(t *testing.T) {
 	empty, err := gpuSection("results/zinc12k-gpu")(t.TempDir())
 	if err != nil || !strings.Contains(empty, "**not yet run on a GPU**") {
@@ -75,6 +78,21 @@ func TestGPUSection(t *testing.T) {
 	}
 	if strings.Contains(got, "| 8.20 |") || strings.Contains(got, "| 4.08 |") {
 		t.Error("the speed table shows an earlier call's timing")
+	}
+	root := t.TempDir()
+	file := filepath.Join(root, "results/zinc12k-gpu/records.jsonl")
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := record.Read("testdata/gpu/results/zinc12k-gpu/records.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := record.Write(file, recs.Where(func(r record.Record) bool { return r.What != "test pass" })); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gpuSection("results/zinc12k-gpu")(root); err == nil || !strings.Contains(err.Error(), `no "test pass"`) {
+		t.Errorf("records without the test pass: %v", err)
 	}
 }
 

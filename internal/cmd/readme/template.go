@@ -57,11 +57,12 @@ func templateSection(name, file string) func(root string) (string, error) {
 //	cell FORMAT XS N      the Nth of XS (from 1) written with FORMAT, or "—" where XS is shorter
 //	seq N                 1, 2, …, N
 //	longest XS…           the length of the longest of XS
+//	latest PART WHAT      the records of PART's WHAT that the latest command measuring it
+//	                      measured (none where there are none)
+//	need R WHAT           the record of WHAT that R's command measured in R's part; an
+//	                      error where there is none
+//	maybe R WHAT          the same, or a zero record where there is none
 func recordFuncs(file string, recs record.Set) template.FuncMap {
-	matches := func(r record.Record, part string) bool {
-		prefix, ok := strings.CutSuffix(part, "*")
-		return r.Part == part || (ok && strings.HasPrefix(r.Part, prefix))
-	}
 	values := func(part, what, unit string) []float64 {
 		var xs []float64
 		for _, r := range recs {
@@ -75,6 +76,17 @@ func recordFuncs(file string, recs record.Set) template.FuncMap {
 		"file":       func() string { return file },
 		"provenance": func() string { return provenance(recs) },
 		"parts":      recs.Parts,
+		"latest":     func(part, what string) record.Set { return latest(recs, part, what) },
+		"need": func(r record.Record, what string) (record.Record, error) {
+			if x, ok := beside(recs, r, what); ok {
+				return x, nil
+			}
+			return record.Record{}, fmt.Errorf("%s: %s of %s has no %q", file, r.Part, r.Date, what)
+		},
+		"maybe": func(r record.Record, what string) record.Record {
+			x, _ := beside(recs, r, what)
+			return x
+		},
 		"records": func(part, what string) record.Set {
 			return recs.Where(func(r record.Record) bool { return matches(r, part) && r.What == what })
 		},
@@ -132,6 +144,34 @@ func recordFuncs(file string, recs record.Set) template.FuncMap {
 			return n
 		},
 	}
+}
+
+// matches says whether r is of part: the part, or, ending in "*", one that begins with what
+// precedes it.
+func matches(r record.Record, part string) bool {
+	prefix, ok := strings.CutSuffix(part, "*")
+	return r.Part == part || (ok && strings.HasPrefix(r.Part, prefix))
+}
+
+// latest is the records of part's what (as matches reads part) that the latest command measuring
+// it measured, in order.
+func latest(recs record.Set, part, what string) record.Set {
+	of := recs.Where(func(r record.Record) bool { return matches(r, part) && r.What == what })
+	if len(of) == 0 {
+		return nil
+	}
+	last := of[len(of)-1].Context
+	return of.Where(func(r record.Record) bool { return r.Context == last })
+}
+
+// beside is the first record of what that r's command measured in r's part, if there is one.
+func beside(recs record.Set, r record.Record, what string) (record.Record, bool) {
+	for _, x := range recs {
+		if x.Part == r.Part && x.Context == r.Context && x.What == what {
+			return x, true
+		}
+	}
+	return record.Record{}, false
 }
 
 // medianRange writes the median of xs and, for more than one, their range in brackets, each with
