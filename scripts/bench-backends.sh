@@ -50,16 +50,14 @@ timed() { /usr/bin/time -f 'peak RSS %M kB, wall %e s, CPU %P' "$@" || echo "exi
 		echo "== matmul $b"
 		(cd sgformer/backend && GOMLX_BACKEND=$b "$tmp/backend.test" -test.run '^$' -test.bench '^BenchmarkMatMul$' -test.benchtime 5x)
 	done
-	echo "== flops zinc"
 	(cd sgformer/training && GOMLX_BACKEND=xla:cpu XLA_FLAGS="--xla_dump_to=$tmp/dump --xla_dump_hlo_as_text" \
 		"$tmp/training.test" -test.run '^$' -test.bench '^BenchmarkZINC(TrainStep|Inference)/sparse$' -test.benchtime 1x >/dev/null)
-	go run ./internal/cmd/hloflops "$tmp/dump"
+	record_programs flops "$tmp/dump"
 	for b in go xla:cpu xla:cpu-system; do
 		echo "== molesol $b"
 		SGFORMER_MALLOC=$(malloc "$b") SGFORMER_XLA_CACHE="$tmp/xla-cache-$b" timed "$tmp/sgformer" train --dataset ogbg-molesol \
 			--data-dir "$SGFORMER_DATA/ogbg_molesol" --epochs 5 --backend "${b%-system}" --cache-dir "$tmp/cache" --out "$tmp/molesol-$b" 2>/dev/null
-		echo "epoch seconds: $(sed -n 's/.*"seconds":\([0-9.]*\).*/\1/p' "$tmp/molesol-$b/metrics.jsonl" | xargs)"
-		echo "epoch programs: $(sed -n 's/.*"programs":\([0-9]*\).*/\1/p' "$tmp/molesol-$b/metrics.jsonl" | xargs)"
+		record_epochs "$tmp/molesol-$b/metrics.jsonl"
 	done
 	for threads in 1 2; do
 		echo "== molesol authors-$threads"
@@ -69,7 +67,7 @@ timed() { /usr/bin/time -f 'peak RSS %M kB, wall %e s, CPU %P' "$@" || echo "exi
 		fi
 		timed "$venv/bin/python" scripts/authors-train.py --authors "$authors" --data "$SGFORMER_DATA" --ogb-root "$tmp/ogb" \
 			--out "$tmp/authors-$threads" --epochs 5 --threads "$threads" >/dev/null
-		echo "epoch seconds: $(sed -n 's/.*"seconds": *\([0-9.]*\).*/\1/p' "$tmp/authors-$threads/metrics.jsonl" | xargs)"
+		record_epochs "$tmp/authors-$threads/metrics.jsonl"
 	done
 } >"$tmp/out" 2>&1
 record_write "$out" <"$tmp/out"

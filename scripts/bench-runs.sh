@@ -40,12 +40,11 @@ timed() {
 	/usr/bin/time -o "$tmp/time" -f 'peak RSS %M kB, wall %e s, CPU %P' "$@" || echo "exit status $?"
 	cat "$tmp/time"
 }
-# train BACKEND DATASET EPOCHS: a run of the CLI, its summary, and its epochs' seconds.
+# train BACKEND DATASET EPOCHS: a run of the CLI, its summary, and its epochs (record_epochs).
 train() {
 	SGFORMER_XLA_CACHE="$tmp/xla-cache-$1-$2" timed "$tmp/sgformer" train --dataset "$2" --epochs "$3" --backend "$1" \
 		--data-dir "$SGFORMER_DATA/${2//-/_}" --cache-dir "$tmp/cache" --out "$tmp/run-$1-$2" 2>/dev/null
-	echo "epoch seconds: $(sed -n 's/.*"seconds":\([0-9.]*\).*/\1/p' "$tmp/run-$1-$2/metrics.jsonl" | xargs)"
-	echo "epoch programs: $(sed -n 's/.*"programs":\([0-9]*\).*/\1/p' "$tmp/run-$1-$2/metrics.jsonl" | xargs)"
+	record_epochs "$tmp/run-$1-$2/metrics.jsonl"
 }
 for piece in "$@"; do
 	out=results/benchmarks/runs/$piece.jsonl
@@ -63,7 +62,7 @@ for piece in "$@"; do
 		molesol-authors)
 			timed "$venv/bin/python" scripts/authors-train.py --authors "$authors" --data "$SGFORMER_DATA" \
 				--ogb-root "$tmp/ogb" --out "$tmp/authors" --epochs 100 --threads 2 2>/dev/null | grep -v '^{"epoch"' 
-			echo "epoch seconds: $(sed -n 's/.*"seconds": *\([0-9.]*\).*/\1/p' "$tmp/authors/metrics.jsonl" | xargs)"
+			record_epochs "$tmp/authors/metrics.jsonl"
 			;;
 		zinc-pyg)
 			timed "$venv/bin/python" bench/pyg/subgraphormer_pyg.py --data "$SGFORMER_DATA/zinc12k" --product precomputed \

@@ -75,10 +75,9 @@ samples() {
 	done
 	echo "== products"
 	(cd sgformer/backend && "$tmp/backend.test" -test.run '^$' -test.bench '^Benchmark(Products|MatMul)$' -test.benchtime 20x | grep '^Benchmark')
-	echo "== census"
 	(cd sgformer/training && XLA_FLAGS="--xla_dump_to=$tmp/dump --xla_dump_hlo_as_text" SGFORMER_XLA_CACHE=off \
 		"$tmp/training.test" -test.run '^$' -test.bench '^BenchmarkZINC(TrainStep|Inference)/sparse$' -test.benchtime 1x >/dev/null)
-	go run ./internal/cmd/hloflops "$tmp/dump"
+	record_programs census "$tmp/dump"
 } >"$tmp/out"
 record_write "$out" <"$tmp/out"
 echo "wrote $out"

@@ -384,9 +384,14 @@ def main():
         epochs.append(rec)
         print(json.dumps(rec), flush=True)
     steady = epochs[1:] or epochs
+    train_median = float(np.median([r["train_seconds"] for r in steady]))
+    test_median = float(np.median([r["test_seconds"] for r in steady]))
+    batches = lambda graphs: -(-len(graphs) // args.batch_size)
     print(json.dumps({"summary": True, "product": args.product, "gat": args.gat,
-                      "train_seconds_median": float(np.median([r["train_seconds"] for r in steady])),
-                      "test_seconds_median": float(np.median([r["test_seconds"] for r in steady]))}), flush=True)
+                      "train_seconds_median": train_median, "test_seconds_median": test_median,
+                      # a training step's and an inference batch's share of the epoch
+                      "train_step_seconds_median": train_median / batches(train),
+                      "test_batch_seconds_median": test_median / batches(test)}), flush=True)
 
 
 if __name__ == "__main__":

@@ -21,3 +21,43 @@ record_write() {
 	mkdir -p "$(dirname "$1")"
 	go run ./internal/cmd/record -o "$1"
 }
+
+# record_epochs METRICS prints the epochs of a run's metrics.jsonl (sgformer train's, or
+# scripts/authors-train.py's): each epoch's seconds, the programs each compiled where the run
+# counts them, and its steady epoch: the median seconds of the epochs that compiled none (no
+# line where none did or the run does not count them).
+record_epochs() {
+	awk '
+		function field(name, m) {
+			if (!match($0, "\"" name "\": *[0-9.eE+-]+")) return ""
+			m = substr($0, RSTART, RLENGTH)
+			sub(/^[^:]*: */, "", m)
+			return m
+		}
+		{ secs[n + 0] = field("seconds"); programs[n + 0] = field("programs"); n++ }
+		END {
+			for (i = 0; i < n; i++) {
+				s = s " " secs[i]
+				if (programs[i] != "") p = p " " programs[i]
+				if (programs[i] == "0") quiet[q++] = secs[i] + 0
+			}
+			print "epoch seconds:" s
+			if (p != "") print "epoch programs:" p
+			if (q == 0) exit
+			for (i = 1; i < q; i++) # insertion sort: a run has at most some hundred epochs
+				for (j = i; j > 0 && quiet[j - 1] > quiet[j]; j--) { t = quiet[j]; quiet[j] = quiet[j - 1]; quiet[j - 1] = t }
+			printf "steady epoch seconds: %.17g\n", q % 2 ? quiet[(q - 1) / 2] : (quiet[q / 2 - 1] + quiet[q / 2]) / 2
+		}' "$1"
+}
+
+# record_programs PREFIX DUMP prints the matrix-product arithmetic and the census of instructions
+# (internal/cmd/hloflops) of the two programs the ZINC benchmarks compile, from their XLA dump
+# DUMP, as the parts "PREFIX training step" (the trainer's program) and "PREFIX inference pass"
+# (benchInference's); a program missing stops the script.
+record_programs() {
+	go run ./internal/cmd/hloflops "$2" >"$2/modules.jsonl"
+	echo "== $1 training step"
+	grep '^{"module":"Trainer' "$2/modules.jsonl"
+	echo "== $1 inference pass"
+	grep '^{"module":"[^"]*benchInference' "$2/modules.jsonl"
+}

@@ -9,9 +9,9 @@
 // arithmetic is (the dense layers, attention's products); the gathers and scatters of message
 // passing move memory and are not counted, but they are in its census of instructions: how many
 // of each opcode the module holds, fused or not, and its fusions by kind (loop, input, output;
-// "library" for those handed whole to a library, YNNPACK or XNNPACK, kind=kCustom). A module
-// with loops would run its dots more than once: a while instruction is an error rather than an
-// undercount.
+// "library" for those handed whole to a library, YNNPACK or XNNPACK, kind=kCustom), and their
+// total. A module with loops would run its dots more than once: a while instruction is an error
+// rather than an undercount.
 package main
 
 import (
@@ -36,6 +36,9 @@ type Module struct {
 	// Ops counts the module's instructions by opcode (parameters, constants and tuples' parts
 	// left out), and its fusions by kind under "fusion:loop", "fusion:library" and so on.
 	Ops map[string]int `json:"ops"`
+	// Instructions is the module's instructions that Ops counts: the sum of its opcodes' counts,
+	// the fusions' kinds (which subdivide the fusions) left out.
+	Instructions int `json:"instructions"`
 }
 
 // uncounted are the opcodes Ops leaves out: no work of their own.
@@ -67,6 +70,7 @@ func Count(name string, r io.Reader) (Module, error) {
 		dims[f[1]] = out
 		if !uncounted[f[3]] {
 			m.Ops[f[3]]++
+			m.Instructions++
 		}
 		if k := fusionKind.FindStringSubmatch(f[5]); f[3] == "fusion" && k != nil {
 			kind := strings.ToLower(k[1])

@@ -81,8 +81,8 @@ ENTRY %main {
 		t.Fatal(err)
 	}
 	want := map[string]int{"scatter": 1, "gather": 1, "fusion": 2, "fusion:loop": 1, "fusion:library": 1, "dot": 1}
-	if !maps.Equal(m.Ops, want) {
-		t.Errorf("ops %v, want %v", m.Ops, want)
+	if !maps.Equal(m.Ops, want) || m.Instructions != 5 {
+		t.Errorf("ops %v, %d instructions; want %v, 5", m.Ops, m.Instructions, want)
 	}
 }
 

@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-// The profile's table gives each category's share of its column's samples, and the census counts
-// each program's instructions (not the fusion kinds, which subdivide the fusions); a category the
-// renderer does not know is an error rather than a row left out.
+// The profile's table gives each category's share of its column's samples, and the census each
+// program's instructions and its fusions by kind; a category the template does not know is an
+// error rather than a row left out.
 func TestProfileSection(t *testing.T) {
 	const file = "p.jsonl"
 	profile := `== TrainStep
@@ -26,17 +26,17 @@ BenchmarkProducts/96x96/V·Wᵀ-2 20 4043369 ns/op 124.8 GFLOP/s
 BenchmarkProducts/96x96/xᵀ·V-2 20 4043369 ns/op 64.5 GFLOP/s
 BenchmarkMatMul/512-2 5 1 ns/op 150 GFLOP/s
 BenchmarkMatMul/2048-2 5 1 ns/op 190 GFLOP/s
-== census
-{"module":"VariableInitialization","ops":{"add":99}}
-{"module":"Trainer_0","ops":{"add":5,"fusion":3,"fusion:library":1,"fusion:loop":2,"scatter":2}}
-{"module":"benchInference","ops":{"fusion":1,"fusion:loop":1}}
+== census training step
+{"module":"Trainer_0","ops":{"add":5,"fusion":3,"fusion:library":1,"fusion:loop":2,"scatter":2},"instructions":10}
+== census inference pass
+{"module":"benchInference","ops":{"fusion":1,"fusion:loop":1},"instructions":1}
 `
 	root := t.TempDir()
 	write := func(s string) {
 		writeRecords(t, filepath.Join(root, file), s)
 	}
 	write(profile)
-	got, err := recordsSection(file, profileSection)(root)
+	got, err := templateSection("xla-cpu-profile", file)(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ BenchmarkMatMul/2048-2 5 1 ns/op 190 GFLOP/s
 		t.Errorf("a category without samples has a row:\n%s", got)
 	}
 	write(strings.Replace(profile, `"kernel":0`, `"elsewhere":5`, 1))
-	if _, err := recordsSection(file, profileSection)(root); err == nil || !strings.Contains(err.Error(), `unknown category "elsewhere"`) {
+	if _, err := templateSection("xla-cpu-profile", file)(root); err == nil || !strings.Contains(err.Error(), "TrainStep: samples of a category the table does not know") {
 		t.Errorf("error %v, want one naming the unknown category", err)
 	}
 }

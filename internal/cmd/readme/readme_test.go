@@ -170,26 +170,3 @@ func TestSamplingStatus(t *testing.T) {
 		t.Errorf("the columns or the note are not the ones given:\n%s", starts)
 	}
 }
-
-// The steady ogbg-molesol epoch is the median of the epochs that compiled no program; epochs
-// that compiled say how many, and output from before the counts were written has no steady
-// epoch.
-func TestSteadyEpoch(t *testing.T) {
-	for _, c := range []struct {
-		secs, programs []float64
-		steady         string
-		annotated      string
-		err            bool
-	}{
-		{[]float64{81.7, 2.5, 20.9, 1.9, 2.1}, []float64{12, 0, 3, 0, 0}, "2.1", "81.7 (12), 2.5, 20.9 (3), 1.9, 2.1", false},
-		{[]float64{81.7, 2.5, 1.9, 20.9}, []float64{12, 0, 0, 1}, "2.2", "81.7 (12), 2.5, 1.9, 20.9 (1)", false},
-		{[]float64{81.7, 2.5}, nil, "", "81.7, 2.5", false},
-		{[]float64{81.7, 20.5}, []float64{12, 3}, "", "81.7 (12), 20.5 (3)", false},
-		{[]float64{81.7, 2.5}, []float64{12}, "", "", true},
-	} {
-		cells, got, err := steadyEpoch(c.secs, c.programs)
-		if (err != nil) != c.err || got != c.steady || (!c.err && strings.Join(cells, ", ") != c.annotated) {
-			t.Errorf("%v, %v: %q, %v, %q; want %q, %q", c.secs, c.programs, got, err, strings.Join(cells, ", "), c.steady, c.annotated)
-		}
-	}
-}

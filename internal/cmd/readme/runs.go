@@ -106,14 +106,15 @@ func runsSection(dir string) func(root string) (string, error) {
 	}
 }
 
-// runEpoch is a whole run's typical epoch in seconds, formatted: the median of its epochs that
-// compiled no program (steadyEpoch), else of all its epochs (a run that does not count programs,
-// or a one-epoch run); PyTorch Geometric's epoch, training and test.
+// runEpoch is a whole run's typical epoch in seconds, formatted: its steady epoch (the median
+// of its epochs that compiled no program, record_epochs), else the median of all its epochs (a
+// run that does not count programs, or a one-epoch run); PyTorch Geometric's epoch, training and
+// test.
 func runEpoch(recs record.Set, part string) (string, error) {
-	secs := recs.Values(part, "epoch seconds", "")
-	if _, steady, err := steadyEpoch(secs, recs.Values(part, "epoch programs", "")); err != nil || steady != "" {
-		return steady + " s", err
+	if steady, ok := recs.Value(part, "steady epoch seconds", ""); ok {
+		return fmt.Sprintf("%.1f s", steady), nil
 	}
+	secs := recs.Values(part, "epoch seconds", "")
 	if len(secs) == 0 { // PyTorch Geometric's summary
 		train, ok := recs.Value(part, "train_seconds_median", "")
 		if !ok {

@@ -34,9 +34,9 @@ func templateSection(name, file string) func(root string) (string, error) {
 	})
 }
 
-// recordFuncs are the functions of the templates, over recs, the records of file. A PART
-// argument names a part, or, ending in "*", every part that begins with what precedes it
-// ("before *").
+// recordFuncs are the functions of the templates, over recs, the records of file. A PART or
+// WHAT argument names a part or a quantity, or, ending in "*", every one that begins with what
+// precedes it ("before *", "BenchmarkMatMul/*").
 //
 //	file                  the path of the records
 //	provenance            the commands that measured them, as the documents cite them
@@ -45,10 +45,13 @@ func templateSection(name, file string) func(root string) (string, error) {
 //	value PART WHAT UNIT  the first value of PART's WHAT in UNIT; an error where there is none
 //	values PART WHAT UNIT its values, in order
 //	has PART WHAT UNIT    whether it has one
+//	sum PART WHAT UNIT    the sum of its values, 0 where there is none (counts that leave out zeros)
 //	fail FORMAT ARGS…     an error, naming the file, that stops the render
 //	list STRINGS…         the strings, to range over
 //	trimPrefix PREFIX S   S without PREFIX
+//	add X Y, sub X Y      X+Y, X−Y
 //	div X Y, mul X Y      X/Y, X·Y
+//	max XS, median XS     the largest of XS, their median; an error where XS is empty
 //	divAll XS Y           each of XS divided by Y
 //	gib KB                kilobytes in GiB
 //	thousands X           X's integer part with commas between groups of three digits
@@ -66,7 +69,7 @@ func recordFuncs(file string, recs record.Set) template.FuncMap {
 	values := func(part, what, unit string) []float64 {
 		var xs []float64
 		for _, r := range recs {
-			if matches(r, part) && r.What == what && r.Unit == unit {
+			if matches(r.Part, part) && matches(r.What, what) && r.Unit == unit {
 				xs = append(xs, r.Value)
 			}
 		}
@@ -88,7 +91,7 @@ func recordFuncs(file string, recs record.Set) template.FuncMap {
 			return x
 		},
 		"records": func(part, what string) record.Set {
-			return recs.Where(func(r record.Record) bool { return matches(r, part) && r.What == what })
+			return recs.Where(func(r record.Record) bool { return matches(r.Part, part) && matches(r.What, what) })
 		},
 		"value": func(part, what, unit string) (float64, error) {
 			xs := values(part, what, unit)
@@ -99,13 +102,34 @@ func recordFuncs(file string, recs record.Set) template.FuncMap {
 		},
 		"values": values,
 		"has":    func(part, what, unit string) bool { return len(values(part, what, unit)) > 0 },
+		"sum": func(part, what, unit string) float64 {
+			total := 0.0
+			for _, x := range values(part, what, unit) {
+				total += x
+			}
+			return total
+		},
 		"fail": func(format string, args ...any) (string, error) {
 			return "", fmt.Errorf("%s: %s", file, fmt.Sprintf(format, args...))
 		},
 		"list":       func(s ...string) []string { return s },
 		"trimPrefix": func(prefix, s string) string { return strings.TrimPrefix(s, prefix) },
+		"add":        func(x, y float64) float64 { return x + y },
+		"sub":        func(x, y float64) float64 { return x - y },
 		"div":        func(x, y float64) float64 { return x / y },
 		"mul":        func(x, y float64) float64 { return x * y },
+		"max": func(xs []float64) (float64, error) {
+			if len(xs) == 0 {
+				return 0, fmt.Errorf("%s: the largest of no values", file)
+			}
+			return slices.Max(xs), nil
+		},
+		"median": func(xs []float64) (float64, error) {
+			if len(xs) == 0 {
+				return 0, fmt.Errorf("%s: the median of no values", file)
+			}
+			return gpuresult.Median(xs), nil
+		},
 		"divAll": func(xs []float64, y float64) []float64 {
 			var q []float64
 			for _, x := range xs {
@@ -147,16 +171,17 @@ func recordFuncs(file string, recs record.Set) template.FuncMap {
 }
 
 // matches says whether r is of part: the part, or, ending in "*", one that begins with what
+// matches says whether name is pattern, or, where pattern ends in "*", begins with what
 // precedes it.
-func matches(r record.Record, part string) bool {
-	prefix, ok := strings.CutSuffix(part, "*")
-	return r.Part == part || (ok && strings.HasPrefix(r.Part, prefix))
+func matches(name, pattern string) bool {
+	prefix, ok := strings.CutSuffix(pattern, "*")
+	return name == pattern || (ok && strings.HasPrefix(name, prefix))
 }
 
 // latest is the records of part's what (as matches reads part) that the latest command measuring
 // it measured, in order.
 func latest(recs record.Set, part, what string) record.Set {
-	of := recs.Where(func(r record.Record) bool { return matches(r, part) && r.What == what })
+	of := recs.Where(func(r record.Record) bool { return matches(r.Part, part) && r.What == what })
 	if len(of) == 0 {
 		return nil
 	}
