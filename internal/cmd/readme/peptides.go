@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"path/filepath"
 	"strings"
 
@@ -49,10 +48,4 @@ func peptidesSection(root string) (string, error) {
 		return "", fmt.Errorf("no %s", strings.Join(missing, "; "))
 	}
 	return b.String(), nil
-}
-
-// minSec writes seconds as minutes and seconds.
-func minSec(s float64) string {
-	r := int(math.Round(s))
-	return fmt.Sprintf("%d min %02d s", r/60, r%60)
 }

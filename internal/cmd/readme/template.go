@@ -3,6 +3,7 @@ package main
 import (
 	"embed"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"text/template"
@@ -21,17 +22,22 @@ var templates embed.FS
 // file (a path under the project root).
 func templateSection(name, file string) func(root string) (string, error) {
 	return recordsSection(file, func(file string, recs record.Set) (string, error) {
-		path := "templates/" + name + ".md.tmpl"
-		t, err := template.New(name+".md.tmpl").Option("missingkey=error").Funcs(recordFuncs(file, recs)).ParseFS(templates, path)
-		if err != nil {
-			return "", err
-		}
-		var b strings.Builder
-		if err := t.Execute(&b, nil); err != nil {
-			return "", err
-		}
-		return b.String(), nil
+		return renderTemplate(name, file, recs, nil)
 	})
+}
+
+// renderTemplate renders templates/NAME.md.tmpl with the functions of recordFuncs over recs, the
+// records of file (a file or a folder of them), and data as its dot: what the Go side adds.
+func renderTemplate(name, file string, recs record.Set, data any) (string, error) {
+	t, err := template.New(name+".md.tmpl").Option("missingkey=error").Funcs(recordFuncs(file, recs)).ParseFS(templates, "templates/"+name+".md.tmpl")
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	if err := t.Execute(&b, data); err != nil {
+		return "", err
+	}
+	return b.String(), nil
 }
 
 // recordFuncs are the functions of the templates, over recs, the records of file. A PART or
@@ -39,7 +45,7 @@ func templateSection(name, file string) func(root string) (string, error) {
 // precedes it ("before *", "BenchmarkMatMul/*").
 //
 //	file                  the path of the records
-//	provenance            the commands that measured them, as the documents cite them
+//	provenance [PART]     the commands that measured them (PART's), as the documents cite them
 //	parts                 the names of the parts, in order
 //	records PART WHAT     the records of PART's WHAT, with their labels
 //	value PART WHAT UNIT  the first value of PART's WHAT in UNIT; an error where there is none
@@ -55,6 +61,9 @@ func templateSection(name, file string) func(root string) (string, error) {
 //	divAll XS Y           each of XS divided by Y
 //	gib KB                kilobytes in GiB
 //	thousands X           X's integer part with commas between groups of three digits
+//	minutes S             S seconds in minutes, or hours from 100 minutes on ("5.0 min", "1.7 h")
+//	minSec S              S seconds in minutes and seconds ("3 min 05 s")
+//	fields S              S's words
 //	join FORMAT XS        XS each written with FORMAT, separated by ", "
 //	medianRange FORMAT XS the median of XS and, for more than one, their range in brackets
 //	cell FORMAT XS N      the Nth of XS (from 1) written with FORMAT, or "—" where XS is shorter
@@ -76,10 +85,15 @@ func recordFuncs(file string, recs record.Set) template.FuncMap {
 		return xs
 	}
 	return template.FuncMap{
-		"file":       func() string { return file },
-		"provenance": func() string { return provenance(recs) },
-		"parts":      recs.Parts,
-		"latest":     func(part, what string) record.Set { return latest(recs, part, what) },
+		"file": func() string { return file },
+		"provenance": func(part ...string) string {
+			if len(part) == 0 {
+				return provenance(recs)
+			}
+			return provenance(recs.Where(func(r record.Record) bool { return matches(r.Part, part[0]) }))
+		},
+		"parts":  recs.Parts,
+		"latest": func(part, what string) record.Set { return latest(recs, part, what) },
 		"need": func(r record.Record, what string) (record.Record, error) {
 			if x, ok := beside(recs, r, what); ok {
 				return x, nil
@@ -139,6 +153,9 @@ func recordFuncs(file string, recs record.Set) template.FuncMap {
 		},
 		"gib":       func(kb float64) float64 { return kb / (1 << 20) },
 		"thousands": func(x float64) string { return thousands(int(x)) },
+		"minutes":   minutes,
+		"minSec":    minSec,
+		"fields":    strings.Fields,
 		"join": func(format string, xs []float64) string {
 			var s []string
 			for _, x := range xs {
@@ -218,4 +235,18 @@ func provenance(recs record.Set) string {
 		cs = append(cs, c.String())
 	}
 	return strings.Join(cs, "; ")
+}
+
+// minutes writes seconds as minutes, or hours from 100 minutes on.
+func minutes(s float64) string {
+	if s >= 6000 {
+		return fmt.Sprintf("%.1f h", s/3600)
+	}
+	return fmt.Sprintf("%.1f min", s/60)
+}
+
+// minSec writes seconds as minutes and seconds.
+func minSec(s float64) string {
+	r := int(math.Round(s))
+	return fmt.Sprintf("%d min %02d s", r/60, r%60)
 }
