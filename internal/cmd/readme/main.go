@@ -24,7 +24,6 @@ import (
 	"strings"
 
 	"github.com/sgformer/sgformer/internal/atomicfile"
-	"github.com/sgformer/sgformer/internal/record"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
@@ -40,7 +39,7 @@ var sections = map[string]func(root string) (string, error){
 	"results-glance":   tallySection("glance"),
 	"molesol-earlier":  summarySection("results/ogbg-molesol"),
 	"molbace":          summarySection("results/ogbg-molbace"),
-	"peptides-cpu":     peptidesSection,
+	"peptides-cpu":     templateSection("peptides-cpu", "results/peptides-preprocess/preprocess.jsonl", "results/peptides-func-cpu/train.jsonl"),
 	"k2-before-after":  templateSection("k2-before-after", "results/benchmarks/k2-before-after.jsonl"),
 	"tuple-order":      templateSection("tuple-order", "results/benchmarks/tuple-order.jsonl"),
 	"pe-modes":         tableSection("results/pe-modes"),
@@ -77,22 +76,10 @@ var sections = map[string]func(root string) (string, error){
 	"gpu":                    gpuSection("results/zinc12k-gpu"),
 	"authors-model":          authorsModelSection("results/pytorch-import/molesol-authors-seed0"),
 	"test-times":             testTimesSection("results/testing", "quick.jsonl", "all.jsonl"),
-	"notebook-times":         notebooksSection("results/notebooks"),
+	"notebook-times":         templateSection("notebook-times", "results/notebooks"),
 	"devices-cpu":            templateSection("devices-cpu", "results/benchmarks/devices.jsonl"),
 	"validation-swings":      templateSection("validation-swings", "results/validation-swings/records.jsonl"),
 	"devices-scaling":        scalingSection("results/benchmarks/devices-collectives.jsonl", "results/benchmarks/cpu.jsonl", "results/zinc12k-gpu"),
-}
-
-// recordsSection is a section rendered from the records of file (a path under the project
-// root) by render.
-func recordsSection(file string, render func(file string, recs record.Set) (string, error)) func(root string) (string, error) {
-	return func(root string) (string, error) {
-		recs, err := record.Read(filepath.Join(root, file))
-		if err != nil {
-			return "", err
-		}
-		return render(file, recs)
-	}
 }
 
 // documents are the files with generated sections, relative to the project root; every section

@@ -11,7 +11,7 @@ func TestNotebooksSection(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "nb")
 	os.MkdirAll(dir, 0o755)
-	section := notebooksSection("nb")
+	section := templateSection("notebook-times", "nb")
 	if _, err := section(root); err == nil {
 		t.Error("no runs: no error")
 	}
@@ -21,7 +21,7 @@ func TestNotebooksSection(t *testing.T) {
 		t.Errorf("section = %q, %v", got, err)
 	}
 	writeRecords(t, filepath.Join(dir, "02-b.jsonl"), "== 02-b\n"+`{"seconds": 3}`+"\n")
-	if _, err := section(root); err == nil || !strings.Contains(err.Error(), "02-b.jsonl") {
+	if _, err := section(root); err == nil || !strings.Contains(err.Error(), `part "02-b" has no "peak_rss_mib"`) {
 		t.Errorf("a run without its memory: %v", err)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"embed"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/template"
@@ -19,11 +21,28 @@ import (
 var templates embed.FS
 
 // templateSection is the section name, rendered by templates/NAME.md.tmpl from the records of
-// file (a path under the project root).
-func templateSection(name, file string) func(root string) (string, error) {
-	return recordsSection(file, func(file string, recs record.Set) (string, error) {
-		return renderTemplate(name, file, recs, nil)
-	})
+// files (paths under the project root; a folder stands for its *.jsonl files), read in order
+// into one set; the template's function file is the first.
+func templateSection(name string, files ...string) func(root string) (string, error) {
+	return func(root string) (string, error) {
+		var recs record.Set
+		for _, f := range files {
+			paths := []string{filepath.Join(root, f)}
+			if info, err := os.Stat(paths[0]); err == nil && info.IsDir() {
+				if paths, _ = filepath.Glob(filepath.Join(paths[0], "*.jsonl")); len(paths) == 0 {
+					return "", fmt.Errorf("no records (*.jsonl) in %s", f)
+				}
+			}
+			for _, path := range paths {
+				s, err := record.Read(path)
+				if err != nil {
+					return "", err
+				}
+				recs = append(recs, s...)
+			}
+		}
+		return renderTemplate(name, files[0], recs, nil)
+	}
 }
 
 // renderTemplate renders templates/NAME.md.tmpl with the functions of recordFuncs over recs, the
@@ -60,6 +79,7 @@ func renderTemplate(name, file string, recs record.Set, data any) (string, error
 //	max XS, median XS     the largest of XS, their median; an error where XS is empty
 //	divAll XS Y           each of XS divided by Y
 //	gib KB                kilobytes in GiB
+//	int X                 X's integer part
 //	thousands X           X's integer part with commas between groups of three digits
 //	minutes S             S seconds in minutes, or hours from 100 minutes on ("5.0 min", "1.7 h")
 //	minSec S              S seconds in minutes and seconds ("3 min 05 s")
@@ -152,6 +172,7 @@ func recordFuncs(file string, recs record.Set) template.FuncMap {
 			return q
 		},
 		"gib":       func(kb float64) float64 { return kb / (1 << 20) },
+		"int":       func(x float64) int { return int(x) },
 		"thousands": func(x float64) string { return thousands(int(x)) },
 		"minutes":   minutes,
 		"minSec":    minSec,

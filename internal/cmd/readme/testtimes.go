@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -23,33 +22,23 @@ var stageNames = map[string]string{
 	"total":         "**total**",
 }
 
-// testTimesSection renders the times of scripts/test.sh's runs (SGFORMER_TEST_TIMES=FILE), one
-// file of records per mode under dir: each stage's seconds in the order they ran, the last the
-// total.
+// testTimesSection renders the times of scripts/test.sh's runs, one file of records per mode
+// under dir, each by templates/test-times.md.tmpl.
 func testTimesSection(dir string, files ...string) func(root string) (string, error) {
 	return func(root string) (string, error) {
-		var b strings.Builder
+		var runs []string
 		for _, file := range files {
 			path := filepath.Join(dir, file)
 			recs, err := record.Read(filepath.Join(root, path))
 			if err != nil {
 				return "", err
 			}
-			fmt.Fprintf(&b, "From `%s` (%s):\n\n| stage | seconds |\n|---|---:|\n", path, provenance(recs))
-			last := ""
-			for _, r := range recs {
-				last = r.Labels["stage"]
-				name, ok := stageNames[last]
-				if !ok || r.What != "seconds" {
-					return "", fmt.Errorf("%s: record %q of stage %q: want the seconds of a known stage", path, r.What, last)
-				}
-				fmt.Fprintf(&b, "| %s | %.0f |\n", name, r.Value)
+			run, err := renderTemplate("test-times", path, recs, stageNames)
+			if err != nil {
+				return "", err
 			}
-			if last != "total" {
-				return "", fmt.Errorf("%s: no total: the run did not finish", path)
-			}
-			b.WriteString("\n")
+			runs = append(runs, run)
 		}
-		return strings.TrimSuffix(b.String(), "\n"), nil
+		return strings.Join(runs, "\n"), nil
 	}
 }
