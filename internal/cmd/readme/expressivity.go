@@ -12,59 +12,60 @@ import (
 	"github.com/sgformer/sgformer/sgformer/brec"
 )
 
+// separations are a model's |f(rook) − f(Shrikhande)| / |f| over its random initialisations.
+type separations struct {
+	Model  string
+	K      int
+	Values []float64
+}
+
 // rookShrikhandeSection is the table of results/expressivity/rook-shrikhande.json, written by
-// SGFORMER_UPDATE_RESULTS=1 go test -run RookShrikhande ./sgformer/model/: per model and tuple
-// order, the largest and smallest |f(rook) − f(Shrikhande)| / |f| over the random
-// initialisations.
+// SGFORMER_UPDATE_RESULTS=1 go test -run RookShrikhande ./sgformer/model/, by
+// templates/rook-shrikhande.md.tmpl: per model and tuple order, in order, their separations.
 func rookShrikhandeSection(root string) (string, error) {
-	raw, err := os.ReadFile(filepath.Join(root, "results", "expressivity", "rook-shrikhande.json"))
+	const file = "results/expressivity/rook-shrikhande.json"
+	raw, err := os.ReadFile(filepath.Join(root, file))
 	if err != nil {
 		return "", err
 	}
-	var rows []struct {
+	var runs []struct {
 		Model      string  `json:"model"`
 		K          int     `json:"tuple_k"`
-		Seed       int     `json:"seed"`
 		Separation float64 `json:"separation"`
 	}
-	if err := json.Unmarshal(raw, &rows); err != nil {
-		return "", err
+	if err := json.Unmarshal(raw, &runs); err != nil {
+		return "", fmt.Errorf("%s: %w", file, err)
 	}
-	type key struct {
-		model string
-		k     int
-	}
-	var order []key
-	seen := map[key][]float64{}
-	for _, r := range rows {
-		k := key{r.Model, r.K}
-		if _, ok := seen[k]; !ok {
-			order = append(order, k)
+	var models []*separations
+	for _, r := range runs {
+		i := slices.IndexFunc(models, func(m *separations) bool { return m.Model == r.Model && m.K == r.K })
+		if i < 0 {
+			i, models = len(models), append(models, &separations{Model: r.Model, K: r.K})
 		}
-		seen[k] = append(seen[k], r.Separation)
+		models[i].Values = append(models[i].Values, r.Separation)
 	}
-	var b strings.Builder
-	b.WriteString("| model | K | initialisations | \\|f(rook) − f(Shrikhande)\\| / \\|f\\|: smallest | largest |\n|---|---:|---:|---:|---:|\n")
-	for _, k := range order {
-		d := seen[k]
-		lo, hi := d[0], d[0]
-		for _, x := range d {
-			lo, hi = min(lo, x), max(hi, x)
-		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %.2g | %.2g |\n", k.model, k.k, len(d), lo, hi)
-	}
-	return b.String(), nil
+	return renderTemplate("rook-shrikhande", file, nil, models)
 }
 
 // brecOracles are the exact tests of results/expressivity/brec-oracles.jsonl, weakest first.
 var brecOracles = []string{"1-wl", "sswl", "2-fwl"}
 
+// oracleRow is a category's row of the oracles' table: each oracle's count, in the order of
+// brecOracles, and BREC's published 3-WL count ("in Regular" where BREC counts it there).
+type oracleRow struct {
+	Category string
+	Pairs    int
+	Counts   []brec.Count
+	ThreeWL  string
+}
+
 // brecSection is the table of results/expressivity/brec-oracles.jsonl, written by sgformer brec
-// --test 1-wl, sswl and 2-fwl on ../shared/data/brec/pairs.tsv: per category, the pairs each
-// exact test distinguishes beside BREC's published 3-WL row (brec.PublishedRows), and each
-// test's seconds.
+// --test 1-wl, sswl and 2-fwl on ../shared/data/brec/pairs.tsv, by
+// templates/brec-oracles.md.tmpl: per category, the pairs each exact test distinguishes beside
+// BREC's published 3-WL row (brec.PublishedRows), and each test's seconds.
 func brecSection(root string) (string, error) {
-	records, err := brec.Read(filepath.Join(root, "results", "expressivity", "brec-oracles.jsonl"))
+	const file = "results/expressivity/brec-oracles.jsonl"
+	records, err := brec.Read(filepath.Join(root, file))
 	if err != nil {
 		return "", err
 	}
@@ -76,41 +77,52 @@ func brecSection(root string) (string, error) {
 	if at < 0 {
 		return "", fmt.Errorf("brec.PublishedRows has no 3-WL row")
 	}
-	threeWL := published[at].Counts
-	byTest := map[string][]brec.Record{}
-	for _, r := range records {
-		byTest[r.Test] = append(byTest[r.Test], r)
-	}
-	counts := make([][]brec.Count, len(brecOracles))
+	var rows []oracleRow
 	for i, test := range brecOracles {
-		if counts[i] = brec.Counts(byTest[test]); len(counts[i]) != len(counts[0]) {
-			return "", fmt.Errorf("brec-oracles.jsonl: %d categories under %s, %d under %s", len(counts[i]), test, len(counts[0]), brecOracles[0])
-		}
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "| category | pairs | 1-WL | SSWL | 2-FWL (≡ 3-WL) | BREC's 3-WL row | seconds: 1-WL | SSWL | 2-FWL |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-	for j, c := range counts[0] {
-		name, bound := c.Category, "in Regular"
-		if n, ok := threeWL[c.Category]; ok {
-			bound = strconv.Itoa(n)
-		}
-		if name == "total" {
-			name = "**total**"
-		}
-		fmt.Fprintf(&b, "| %s | %d", name, c.Pairs)
-		for i, test := range brecOracles {
-			if d := counts[i][j]; d.Category != c.Category || d.Pairs != c.Pairs {
-				return "", fmt.Errorf("brec-oracles.jsonl: %s has %s (%d pairs) where %s has %s (%d)", test, d.Category, d.Pairs, brecOracles[0], c.Category, c.Pairs)
+		counts := brec.Counts(slices.DeleteFunc(slices.Clone(records), func(r brec.Record) bool { return r.Test != test }))
+		if i == 0 {
+			for _, c := range counts {
+				row := oracleRow{Category: c.Category, Pairs: c.Pairs, ThreeWL: "in Regular"}
+				if n, ok := published[at].Counts[c.Category]; ok {
+					row.ThreeWL = strconv.Itoa(n)
+				}
+				rows = append(rows, row)
 			}
-			fmt.Fprintf(&b, " | %d", counts[i][j].Distinguished)
 		}
-		fmt.Fprintf(&b, " | %s", bound)
-		for i := range brecOracles {
-			fmt.Fprintf(&b, " | %.2f", counts[i][j].Seconds)
+		if len(counts) != len(rows) {
+			return "", fmt.Errorf("%s: %d categories under %s, %d under %s", file, len(counts), test, len(rows), brecOracles[0])
 		}
-		b.WriteString(" |\n")
+		for j, c := range counts {
+			if c.Category != rows[j].Category || c.Pairs != rows[j].Pairs {
+				return "", fmt.Errorf("%s: %s has %s (%d pairs) where %s has %s (%d)", file, test, c.Category, c.Pairs, brecOracles[0], rows[j].Category, rows[j].Pairs)
+			}
+			rows[j].Counts = append(rows[j].Counts, c)
+		}
 	}
-	return b.String(), nil
+	return renderTemplate("brec-oracles", file, nil, rows)
+}
+
+// modelRow is a model's row of the models' table in one category (or "total"): the pairs it
+// tested and distinguished, those SSWL distinguishes, those it distinguishes beyond SSWL and
+// beyond 2-FWL, the reliability checks failed, and the seconds per pair; CPUSeconds over
+// CPUPairs, the records that have it.
+type modelRow struct {
+	Test, Category                                                string
+	Pairs, Distinguished, SSWL, BeyondSSWL, BeyondFWL, Unreliable int
+	Seconds, CPUSeconds                                           float64
+	CPUPairs                                                      int
+}
+
+// CPUPerPair is the CPU seconds per pair of the records that have them.
+func (m modelRow) CPUPerPair() float64 { return m.CPUSeconds / float64(m.CPUPairs) }
+
+// brecModels is what templates/brec-models.md.tmpl renders: BREC's results table (brec.Table),
+// the models' rows, and per model the pairs it tells apart beyond 2-FWL.
+type brecModels struct {
+	Header []string
+	Table  [][]string
+	Rows   []modelRow
+	Beyond []struct{ Test, Pairs string }
 }
 
 // brecModelsSection is two tables of results/expressivity/brec-models.jsonl, written by sgformer
@@ -120,8 +132,16 @@ func brecSection(root string) (string, error) {
 // reliability checks failed, the seconds per pair and the CPU seconds per pair (of the records
 // that have them), beside SSWL's count of the same pairs.
 func brecModelsSection(root string) (string, error) {
-	dir := filepath.Join(root, "results", "expressivity")
-	oracles, err := brec.Read(filepath.Join(dir, "brec-oracles.jsonl"))
+	const oraclesFile, file = "results/expressivity/brec-oracles.jsonl", "results/expressivity/brec-models.jsonl"
+	oracles, err := brec.Read(filepath.Join(root, oraclesFile))
+	if err != nil {
+		return "", err
+	}
+	records, err := brec.Read(filepath.Join(root, file))
+	if err != nil {
+		return "", err
+	}
+	published, err := brec.PublishedRows()
 	if err != nil {
 		return "", err
 	}
@@ -134,78 +154,53 @@ func brecModelsSection(root string) (string, error) {
 			fwl[r.Pair] = r.Distinguished
 		}
 	}
-	records, err := brec.Read(filepath.Join(dir, "brec-models.jsonl"))
-	if err != nil {
-		return "", err
-	}
-	published, err := brec.PublishedRows()
-	if err != nil {
-		return "", err
-	}
 	summaries := brec.Summarize(records)
-	header, rows := brec.Table(append(brec.Summarize(oracles), summaries...), published)
-	var b strings.Builder
-	writeMarkdownTable(&b, header, rows)
-	b.WriteString("\n| model | category | pairs | distinguished | SSWL | beyond SSWL | beyond 2-FWL | reliability failed | seconds per pair | CPU seconds per pair |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-	beyond := map[string][]string{} // per model, the pairs it tells apart beyond 2-FWL
+	var data brecModels
+	data.Header, data.Table = brec.Table(append(brec.Summarize(oracles), summaries...), published)
 	for _, s := range summaries {
-		rows := map[string]*[4]int{} // per category: SSWL distinguishes, beyond SSWL, beyond 2-FWL, unreliable
-		type cpuTime struct {
-			seconds float64
-			pairs   int
-		}
-		cpu := map[string]*cpuTime{} // per category, of the records that have it
+		name := brec.TestName(s.Test)
+		rows := map[string]*modelRow{}
+		var beyond []string
 		for _, r := range records {
 			if r.Test != s.Test {
 				continue
 			}
 			if r.Distinguished && !fwl[r.Pair] {
-				beyond[s.Test] = append(beyond[s.Test], fmt.Sprintf("%d (%s, %d nodes)", r.Pair, r.Category, r.Nodes))
+				beyond = append(beyond, fmt.Sprintf("%d (%s, %d nodes)", r.Pair, r.Category, r.Nodes))
 			}
 			for _, c := range []string{r.Category, "total"} {
 				if rows[c] == nil {
-					rows[c], cpu[c] = &[4]int{}, &cpuTime{}
+					rows[c] = &modelRow{}
 				}
-				if r.CPUSeconds > 0 {
-					cpu[c].seconds += r.CPUSeconds
-					cpu[c].pairs++
-				}
-				row := rows[c]
-				for i, yes := range []bool{sswl[r.Pair], r.Distinguished && !sswl[r.Pair], r.Distinguished && !fwl[r.Pair], !r.Reliable} {
-					if yes {
-						row[i]++
-					}
-				}
+				rows[c].add(r, sswl[r.Pair], fwl[r.Pair])
 			}
 		}
 		for _, c := range s.Counts {
 			row := rows[c.Category]
-			name := c.Category
-			if name == "total" {
-				name = "**total**"
-			}
-			cpuCell := "—"
-			if t := cpu[c.Category]; t.pairs == c.Pairs {
-				cpuCell = fmt.Sprintf("%.1f", t.seconds/float64(t.pairs))
-			} else if t.pairs > 0 {
-				cpuCell = fmt.Sprintf("%.1f (%d pairs)", t.seconds/float64(t.pairs), t.pairs)
-			}
-			fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d | %d | %d | %.1f | %s |\n", brec.TestName(s.Test), name, c.Pairs, c.Distinguished, row[0], row[1], row[2], row[3], c.Seconds/float64(c.Pairs), cpuCell)
+			row.Test, row.Category, row.Pairs, row.Distinguished, row.Seconds = name, c.Category, c.Pairs, c.Distinguished, c.Seconds/float64(c.Pairs)
+			data.Rows = append(data.Rows, *row)
+		}
+		if beyond != nil {
+			data.Beyond = append(data.Beyond, struct{ Test, Pairs string }{name, strings.Join(beyond, ", ")})
 		}
 	}
-	for _, s := range summaries {
-		if pairs := beyond[s.Test]; pairs != nil {
-			fmt.Fprintf(&b, "\n%s tells apart, beyond 2-FWL (≡ 3-WL), pairs %s.\n", brec.TestName(s.Test), strings.Join(pairs, ", "))
-		}
-	}
-	return b.String(), nil
+	return renderTemplate("brec-models", file, nil, data)
 }
 
-// writeMarkdownTable writes header and rows as a Markdown table, the first column left-aligned,
-// the others right-aligned.
-func writeMarkdownTable(b *strings.Builder, header []string, rows [][]string) {
-	b.WriteString("| " + strings.Join(header, " | ") + " |\n|---|" + strings.Repeat("---:|", len(header)-1) + "\n")
-	for _, row := range rows {
-		b.WriteString("| " + strings.Join(row, " | ") + " |\n")
+// add counts record r, of a pair SSWL distinguishes or not and 2-FWL distinguishes or not.
+func (m *modelRow) add(r brec.Record, sswl, fwl bool) {
+	count := func(yes bool) int {
+		if yes {
+			return 1
+		}
+		return 0
+	}
+	m.SSWL += count(sswl)
+	m.BeyondSSWL += count(r.Distinguished && !sswl)
+	m.BeyondFWL += count(r.Distinguished && !fwl)
+	m.Unreliable += count(!r.Reliable)
+	if r.CPUSeconds > 0 {
+		m.CPUSeconds += r.CPUSeconds
+		m.CPUPairs++
 	}
 }

@@ -76,7 +76,8 @@ func renderTemplate(name, file string, recs record.Set, data any) (string, error
 //	trimPrefix PREFIX S   S without PREFIX
 //	add X Y, sub X Y      X+Y, X−Y
 //	div X Y, mul X Y      X/Y, X·Y
-//	max XS, median XS     the largest of XS, their median; an error where XS is empty
+//	min XS, max XS        the smallest of XS, the largest; an error where XS is empty
+//	median XS             the median of XS; an error where XS is empty
 //	divAll XS Y           each of XS divided by Y
 //	gib KB                kilobytes in GiB
 //	int X                 X's integer part
@@ -152,6 +153,12 @@ func recordFuncs(file string, recs record.Set) template.FuncMap {
 		"sub":        func(x, y float64) float64 { return x - y },
 		"div":        func(x, y float64) float64 { return x / y },
 		"mul":        func(x, y float64) float64 { return x * y },
+		"min": func(xs []float64) (float64, error) {
+			if len(xs) == 0 {
+				return 0, fmt.Errorf("%s: the smallest of no values", file)
+			}
+			return slices.Min(xs), nil
+		},
 		"max": func(xs []float64) (float64, error) {
 			if len(xs) == 0 {
 				return 0, fmt.Errorf("%s: the largest of no values", file)
