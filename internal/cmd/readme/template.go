@@ -14,8 +14,8 @@ import (
 	"github.com/sgformer/sgformer/internal/record"
 )
 
-// templates are the sections that are layout of one file's records: templates/NAME.md.tmpl
-// renders the section NAME with the functions of recordFuncs.
+// templates are the sections that are layout: templates/NAME.md.tmpl renders the section NAME
+// with the functions of recordFuncs, over records and what the Go side groups (its dot).
 //
 //go:embed templates/*.md.tmpl
 var templates embed.FS
@@ -27,9 +27,11 @@ func templateSection(name string, files ...string) func(root string) (string, er
 	return func(root string) (string, error) {
 		var recs record.Set
 		for _, f := range files {
-			paths := []string{filepath.Join(root, f)}
-			if info, err := os.Stat(paths[0]); err == nil && info.IsDir() {
-				if paths, _ = filepath.Glob(filepath.Join(paths[0], "*.jsonl")); len(paths) == 0 {
+			path := filepath.Join(root, f)
+			paths := []string{path}
+			if info, err := os.Stat(path); err == nil && info.IsDir() {
+				paths, _ = filepath.Glob(filepath.Join(path, "*.jsonl")) // the pattern is valid
+				if len(paths) == 0 {
 					return "", fmt.Errorf("no records (*.jsonl) in %s", f)
 				}
 			}
@@ -105,6 +107,15 @@ func recordFuncs(file string, recs record.Set) template.FuncMap {
 		}
 		return xs
 	}
+	// nonempty is f, the quantity name of values, failing on none.
+	nonempty := func(name string, f func([]float64) float64) func([]float64) (float64, error) {
+		return func(xs []float64) (float64, error) {
+			if len(xs) == 0 {
+				return 0, fmt.Errorf("%s: the %s of no values", file, name)
+			}
+			return f(xs), nil
+		}
+	}
 	return template.FuncMap{
 		"file": func() string { return file },
 		"provenance": func(part ...string) string {
@@ -153,24 +164,9 @@ func recordFuncs(file string, recs record.Set) template.FuncMap {
 		"sub":        func(x, y float64) float64 { return x - y },
 		"div":        func(x, y float64) float64 { return x / y },
 		"mul":        func(x, y float64) float64 { return x * y },
-		"min": func(xs []float64) (float64, error) {
-			if len(xs) == 0 {
-				return 0, fmt.Errorf("%s: the smallest of no values", file)
-			}
-			return slices.Min(xs), nil
-		},
-		"max": func(xs []float64) (float64, error) {
-			if len(xs) == 0 {
-				return 0, fmt.Errorf("%s: the largest of no values", file)
-			}
-			return slices.Max(xs), nil
-		},
-		"median": func(xs []float64) (float64, error) {
-			if len(xs) == 0 {
-				return 0, fmt.Errorf("%s: the median of no values", file)
-			}
-			return gpuresult.Median(xs), nil
-		},
+		"min":        nonempty("smallest", slices.Min[[]float64]),
+		"max":        nonempty("largest", slices.Max[[]float64]),
+		"median":     nonempty("median", gpuresult.Median),
 		"divAll": func(xs []float64, y float64) []float64 {
 			var q []float64
 			for _, x := range xs {
