@@ -39,14 +39,16 @@ record_epochs() {
 			for (i = 0; i < n; i++) {
 				s = s " " secs[i]
 				if (programs[i] != "") p = p " " programs[i]
-				if (programs[i] == "0") quiet[q++] = secs[i] + 0
+				if (programs[i] == "0") quiet[q++] = secs[i]
 			}
 			print "epoch seconds:" s
 			if (p != "") print "epoch programs:" p
 			if (q == 0) exit
 			for (i = 1; i < q; i++) # insertion sort: a run has at most some hundred epochs
-				for (j = i; j > 0 && quiet[j - 1] > quiet[j]; j--) { t = quiet[j]; quiet[j] = quiet[j - 1]; quiet[j - 1] = t }
-			printf "steady epoch seconds: %.17g\n", q % 2 ? quiet[(q - 1) / 2] : (quiet[q / 2 - 1] + quiet[q / 2]) / 2
+				for (j = i; j > 0 && quiet[j - 1] + 0 > quiet[j] + 0; j--) { t = quiet[j]; quiet[j] = quiet[j - 1]; quiet[j - 1] = t }
+			# the middle epoch as written, or the mean of the middle two, every digit kept
+			if (q % 2) print "steady epoch seconds: " quiet[(q - 1) / 2]
+			else printf "steady epoch seconds: %.17g\n", (quiet[q / 2 - 1] + quiet[q / 2]) / 2
 		}' "$1"
 }
 
