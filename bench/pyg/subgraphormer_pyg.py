@@ -15,7 +15,8 @@ encoder -> BatchNorm -> ReLU, where the layer encoder is the authors' MLP (Linea
 --product onthefly rebuilds each molecule's product graph (edge lists and node marks) every
 time it enters a batch, on the CPU, as the authors' data transform does; --product precomputed
 builds them once. The PE is computed once in both (a pre-transform). Prints one JSON line per
-epoch with the training time and the test-pass time (CUDA-synchronised), then a summary line.
+epoch with the training time and the test-pass time (CUDA-synchronised), then a summary line
+(their medians over the epochs after the first, over the epoch and per batch).
 
 `--check-product FILE` prints the product graph of a graph JSON in the format of
 `sgformer product`, and `--check-pe FILE` its PE in the format of `sgformer pe` (for comparing
@@ -386,12 +387,12 @@ def main():
     steady = epochs[1:] or epochs
     train_median = float(np.median([r["train_seconds"] for r in steady]))
     test_median = float(np.median([r["test_seconds"] for r in steady]))
-    batches = lambda graphs: -(-len(graphs) // args.batch_size)
+    train_batches, test_batches = -(-len(train) // args.batch_size), -(-len(test) // args.batch_size)
     print(json.dumps({"summary": True, "product": args.product, "gat": args.gat,
                       "train_seconds_median": train_median, "test_seconds_median": test_median,
-                      # a training step's and an inference batch's share of the epoch
-                      "train_step_seconds_median": train_median / batches(train),
-                      "test_batch_seconds_median": test_median / batches(test)}), flush=True)
+                      # per training step and per inference batch
+                      "train_step_seconds_median": train_median / train_batches,
+                      "test_batch_seconds_median": test_median / test_batches}), flush=True)
 
 
 if __name__ == "__main__":
