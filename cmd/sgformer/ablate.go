@@ -87,7 +87,7 @@ func ablateCmd(args []string, io stdio) error {
 	}
 	// Several workers may train one grid (the same command in several processes, on one
 	// machine or on several sharing the file system): each cell's run directory has one writer
-	// (training.LockFile), so a worker skips the cells others train, and waits for them at the
+	// (training.Locked), so a worker skips the cells others train, and waits for them at the
 	// end of its pass, taking over any whose worker stopped.
 	for {
 		var held []string // the run directories of cells other workers train

@@ -30,7 +30,7 @@ import (
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
-// dataFlags select a dataset (a task.Source, recorded in a run's training.RunFile) and
+// dataFlags select a dataset (a task.Source, recorded in a run's run.json) and
 // where preprocessing caches go.
 type dataFlags struct {
 	task.Source
@@ -56,7 +56,7 @@ type hyperFlags struct {
 	skip     []string // parameters without a named flag here
 }
 
-// named maps flag names to context parameters, whose usage (model.Params, training.Params) is
+// named maps flag names to context parameters, whose usage (training.AllParams) is
 // the flag's.
 var named = []struct{ flag, param string }{
 	{"model", model.ParamModel},

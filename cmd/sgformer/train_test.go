@@ -99,9 +99,10 @@ func TestTrainEvalPredict(t *testing.T) {
 		}
 	}
 
-	// A run stopped before its first checkpoint: its files, no checkpoint.
+	// A run stopped before its first checkpoint: its files (its data source and hyperparameters),
+	// no checkpoint.
 	early := t.TempDir()
-	for _, name := range []string{training.RunFile, training.ConfigFile} {
+	for _, name := range []string{"run.json", training.ConfigFile} {
 		raw, err := os.ReadFile(filepath.Join(run, name))
 		if err != nil {
 			t.Fatal(err)

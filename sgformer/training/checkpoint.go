@@ -61,7 +61,7 @@ type plateauState struct {
 }
 
 // checkpointer owns a run's checkpoints: the latest (CheckpointDir), saved at the end of each
-// epoch and within one, to resume from; and the best epoch's (BestDir), to predict with, which
+// epoch and within one, to resume from; and the best epoch's (bestDir), to predict with, which
 // leaves out the optimizer's state (modelVariables): two thirds of an Adam run's variables,
 // which prediction does not read. Each save replaces its directory atomically (save).
 type checkpointer struct {
@@ -101,7 +101,7 @@ func (c checkpointer) saveLatest(st *state) error {
 }
 
 func (c checkpointer) saveBest(st *state) error {
-	return save(c.ctx, filepath.Join(c.out, BestDir), st, modelVariables)
+	return save(c.ctx, filepath.Join(c.out, bestDir), st, modelVariables)
 }
 
 // allVariables keeps every variable of a checkpoint; modelVariables all but the optimizer's
@@ -147,13 +147,13 @@ func (p *partialSaves) step() error {
 	return p.save()
 }
 
-// Load reads the hyperparameters and the weights of the best epoch (BestDir) of a run into ctx,
-// and the run's summary. The summary's best epoch and metrics are those saved with the weights,
-// since the summary file lags behind them when a run stops between the two saves; a save of
-// BestDir stopped between its renames is recovered from BestDir.old (load). Without either,
-// or before the first epoch's end, it is an error: never another epoch's weights or metrics
-// under the best epoch's label.
-func Load(ctx *context.Context, run string) (*Summary, error) {
+// loadBest reads the hyperparameters and the weights of the best epoch (bestDir) of a run into
+// ctx, and the run's summary. The summary's best epoch and metrics are those saved with the
+// weights, since the summary file lags behind them when a run stops between the two saves; a
+// save of bestDir stopped between its renames is recovered from bestDir.old (load). Without
+// either, or before the first epoch's end, it is an error: never another epoch's weights or
+// metrics under the best epoch's label.
+func loadBest(ctx *context.Context, run string) (*Summary, error) {
 	sum, err := ReadSummary(run)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("training: %s has no finished epoch (no %s): wait for its first epoch to end, or resume it with --resume", run, SummaryFile)
@@ -161,10 +161,10 @@ func Load(ctx *context.Context, run string) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Join(run, BestDir)
+	dir := filepath.Join(run, bestDir)
 	var st state
 	if err := load(ctx, dir, &st); errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("training: %s has no best model: neither %s nor %s (which an interrupted save leaves) exists; train it again, or restore %s from a copy (its latest checkpoint holds the last epoch's weights, not the best epoch's)", run, dir, dir+".old", BestDir)
+		return nil, fmt.Errorf("training: %s has no best model: neither %s nor %s (which an interrupted save leaves) exists; train it again, or restore %s from a copy (its latest checkpoint holds the last epoch's weights, not the best epoch's)", run, dir, dir+".old", bestDir)
 	} else if err != nil {
 		return nil, fmt.Errorf("training: %s: %w", run, err)
 	}
@@ -176,9 +176,10 @@ func Load(ctx *context.Context, run string) (*Summary, error) {
 	return sum, nil
 }
 
-// LoadLatest is Load for the run's latest checkpoint (CheckpointDir), the one it resumes from:
-// the weights as training left them, saved at the end of an epoch or within one. It returns
-// the epoch they are from: the last one finished, or the one under way.
+// LoadLatest reads the hyperparameters and the weights of the run's latest checkpoint
+// (CheckpointDir) into ctx, the one it resumes from: the weights as training left them, saved at
+// the end of an epoch or within one. It returns the epoch they are from: the last one finished,
+// or the one under way.
 func LoadLatest(ctx *context.Context, run string) (epoch int, err error) {
 	var st state
 	if err := load(ctx, filepath.Join(run, CheckpointDir), &st); errors.Is(err, os.ErrNotExist) {
@@ -193,10 +194,10 @@ func LoadLatest(ctx *context.Context, run string) (epoch int, err error) {
 }
 
 // OpenRun reads the run directory run for evaluation or prediction: a context with its
-// hyperparameters and the weights of its best epoch (Load), its data source and its summary.
-// ParamDevices is one device, whatever the run trained on: the devices are the evaluating
-// machine's (set ParamDevices before NewPredictor to use several); the weights do not depend
-// on them.
+// hyperparameters and the weights of its best epoch, its data source and its summary, whose
+// best epoch and metrics are those saved with the weights (loadBest). ParamDevices is one
+// device, whatever the run trained on: the devices are the evaluating machine's (set
+// ParamDevices before NewPredictor to use several); the weights do not depend on them.
 func OpenRun(run string) (*context.Context, task.Source, *Summary, error) {
 	src, err := ReadSource(run)
 	if err != nil {
@@ -204,7 +205,7 @@ func OpenRun(run string) (*context.Context, task.Source, *Summary, error) {
 	}
 	ctx := context.New()
 	Defaults(ctx)
-	sum, err := Load(ctx, run)
+	sum, err := loadBest(ctx, run)
 	if err != nil {
 		return nil, src, nil, err
 	}
@@ -419,7 +420,7 @@ func resumeError(out string, err error) error {
 	if !errors.Is(err, errCorrupt) {
 		return fmt.Errorf("training: nothing to resume in %s: %w", out, err)
 	}
-	best := filepath.Join(out, BestDir)
+	best := filepath.Join(out, bestDir)
 	way := "start over with another --out"
 	var st state
 	if raw, e := os.ReadFile(filepath.Join(best, stateFile)); e == nil && json.Unmarshal(raw, &st) == nil {

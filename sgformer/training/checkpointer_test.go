@@ -91,11 +91,11 @@ func TestCheckpointerPartial(t *testing.T) {
 }
 
 // A save of the best epoch's checkpoint killed before any of its renames or removals leaves a
-// run that Load reads as one best epoch, weights and label together: the previous best until the
-// new checkpoint is in place (from BestDir.old after the first rename, not the latest checkpoint,
-// another epoch's), then the new one, though the summary file, written after the checkpoints,
-// still names the previous one. Without either
-// checkpoint, or before the first epoch's end, Load fails saying which is missing.
+// run that loadBest reads as one best epoch, weights and label together: the previous best until
+// the new checkpoint is in place (from bestDir.old after the first rename, not the latest
+// checkpoint, another epoch's), then the new one, though the summary file, written after the
+// checkpoints, still names the previous one. Without either checkpoint, or before the first
+// epoch's end, loadBest fails saying which is missing.
 func TestBestSaveKilledAtEveryStep(t *testing.T) {
 	be, err := backend.New("go")
 	if err != nil {
@@ -117,7 +117,7 @@ func TestBestSaveKilledAtEveryStep(t *testing.T) {
 			t.Fatal(err)
 		}
 		ctx := context.New()
-		sum, err := Load(ctx, dir)
+		sum, err := loadBest(ctx, dir)
 		if err != nil || sum.BestEpoch != 1 {
 			t.Fatalf("the trained run: best epoch %v, %v", sum, err)
 		}
@@ -143,7 +143,7 @@ func TestBestSaveKilledAtEveryStep(t *testing.T) {
 			t.Fatalf("kill before step %d: %v", kill, err)
 		}
 		got := context.New()
-		sum, err = Load(got, dir)
+		sum, err = loadBest(got, dir)
 		if err != nil {
 			t.Fatalf("kill before step %d: %v", kill, err)
 		}
@@ -156,16 +156,16 @@ func TestBestSaveKilledAtEveryStep(t *testing.T) {
 			t.Errorf("kill before step %d: best epoch %d (test at best %g) holding weights %q; want epoch %d's", kill, sum.BestEpoch, sum.TestAtBest, held, want)
 		}
 	}
-	if err := os.RemoveAll(filepath.Join(run, BestDir)); err != nil {
+	if err := os.RemoveAll(filepath.Join(run, bestDir)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Load(context.New(), run); err == nil || !strings.Contains(err.Error(), "has no best model") || !strings.Contains(err.Error(), BestDir+".old") {
-		t.Errorf("without %s: %v", BestDir, err)
+	if _, err := loadBest(context.New(), run); err == nil || !strings.Contains(err.Error(), "has no best model") || !strings.Contains(err.Error(), bestDir+".old") {
+		t.Errorf("without %s: %v", bestDir, err)
 	}
 	if err := os.Remove(filepath.Join(run, SummaryFile)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Load(context.New(), run); err == nil || !strings.Contains(err.Error(), "has no finished epoch") {
+	if _, err := loadBest(context.New(), run); err == nil || !strings.Contains(err.Error(), "has no finished epoch") {
 		t.Errorf("without %s: %v", SummaryFile, err)
 	}
 }

@@ -13,7 +13,7 @@ import (
 // evaluator measures the model after an epoch on the validation and test splits. Its Predictor
 // is built at the first evaluation, once the training step has created every variable, and pads
 // batches by the training batches' profile, so that evaluation meets the same few shapes. With
-// ParamBNRecalibrate, BatchNorm's running averages are recalibrated first (recalibrator), and
+// paramBNRecalibrate, BatchNorm's running averages are recalibrated first (recalibrator), and
 // the checkpoints keep them so.
 type evaluator struct {
 	ctx          *context.Context
@@ -27,7 +27,7 @@ type evaluator struct {
 
 // epoch returns the validation and test metrics of the model as epoch ended.
 func (e *evaluator) epoch(epoch int) (valid, test float64, err error) {
-	if e.cfg.BNRecalibrate {
+	if e.cfg.bnRecalibrate {
 		if e.recalibrator == nil {
 			if e.recalibrator, err = newRecalibrator(e.ctx, e.backend, e.task, e.cfg, e.batches); err != nil {
 				return 0, 0, err
@@ -67,7 +67,7 @@ func (e *evaluator) compiled() (int, float64) {
 }
 
 // best is the epoch with the best validation metric so far, and its test metric: the model a
-// run reports (Summary) and keeps (BestDir). It is saved with each checkpoint (in state).
+// run reports (Summary) and keeps (bestDir). It is saved with each checkpoint (in state).
 type best struct {
 	BestEpoch  int     `json:"best_epoch"`
 	BestValid  float64 `json:"best_val"`

@@ -8,6 +8,13 @@ import (
 // SyntheticTask is syntheticTask, for the external tests of the package.
 var SyntheticTask = syntheticTask
 
+// Names of a run directory and a hyperparameter, for the external tests.
+const (
+	BestDir            = bestDir
+	RunFile            = runFile
+	ParamBNRecalibrate = paramBNRecalibrate
+)
+
 // A Recipe is one of package recipe's, which imports this package: the external tests hand
 // them to the internal ones (SetRecipes, in recipes_test.go's init).
 type Recipe struct {

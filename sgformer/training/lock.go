@@ -10,13 +10,13 @@ import (
 	"time"
 )
 
-// LockFile is the file in a run directory on which its writer holds an exclusive advisory lock
+// lockFile is the file in a run directory on which its writer holds an exclusive advisory lock
 // (flock) while it trains: a second writer of the same directory — two `sgformer train` with the
 // same --out, a resume while the run still trains — is refused at once instead of interleaving
 // its records with the first. The lock goes with the process that holds it, however it ends
 // (even SIGKILL), so a stale file never blocks a later writer; the file's content, the holder's
 // host, PID and start, is only there to name it in the error.
-const LockFile = ".lock"
+const lockFile = ".lock"
 
 // ErrLocked is the error (errors.Is) of a writer refused a run directory that another process
 // writes.
@@ -31,7 +31,7 @@ func (lockedError) Is(target error) bool { return target == ErrLocked }
 // Locked reports whether a process holds the lock of the run directory dir now (a directory
 // without a lock file has none). Only a writer's own lock is race-free: Train takes it.
 func Locked(dir string) bool {
-	f, err := os.Open(filepath.Join(dir, LockFile))
+	f, err := os.Open(filepath.Join(dir, lockFile))
 	if err != nil {
 		return false
 	}
@@ -43,7 +43,7 @@ func Locked(dir string) bool {
 	return false
 }
 
-// lockHolder is what LockFile records of the process holding the lock.
+// lockHolder is what lockFile records of the process holding the lock.
 type lockHolder struct {
 	Host    string    `json:"host"`
 	PID     int       `json:"pid"`
@@ -56,7 +56,7 @@ func lockRun(dir string) (unlock func(), err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, LockFile)
+	path := filepath.Join(dir, lockFile)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, err

@@ -67,7 +67,7 @@ func TestRunLockKilledHolder(t *testing.T) {
 		t.Fatalf("after the holder was killed: %v", err)
 	}
 	unlock()
-	if _, err := os.Stat(filepath.Join(dir, LockFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, lockFile)); err != nil {
 		t.Fatal(err)
 	}
 }

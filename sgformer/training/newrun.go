@@ -12,7 +12,7 @@ import (
 )
 
 // NewRun writes the run directory out for the model in ctx, its hyperparameters and weights
-// (e.g. imported from another implementation), as a run before its first epoch: RunFile (src,
+// (e.g. imported from another implementation), as a run before its first epoch: run.json (src,
 // whose Spec must be the data's), ConfigFile, SummaryFile (no epoch), and the weights as both
 // its checkpoint and its best epoch. Eval and prediction (OpenRun) read it; Train with
 // Options.Resume trains it further, fine-tuning it, from a fresh optimizer state. A directory
@@ -31,14 +31,14 @@ func NewRun(ctx *context.Context, src task.Source, out string) error {
 		return err
 	}
 	params, _ := model.ParameterCounts(ctx, cfg.Model)
-	if err := writeJSONAtomic(filepath.Join(out, RunFile), src); err != nil {
+	if err := writeJSONAtomic(filepath.Join(out, runFile), src); err != nil {
 		return err
 	}
 	if err := writeJSONAtomic(filepath.Join(out, ConfigFile), Hyperparameters(ctx)); err != nil {
 		return err
 	}
 	st := &state{LR: cfg.LearningRate, BaseLR: cfg.LearningRate}
-	for _, dir := range []string{BestDir, CheckpointDir} {
+	for _, dir := range []string{bestDir, CheckpointDir} {
 		if err := save(ctx, filepath.Join(out, dir), st, allVariables); err != nil {
 			return err
 		}

@@ -18,10 +18,8 @@ type Options struct {
 	Resume bool
 	// Progress receives a progress bar (rate and ETA over the whole run), for a terminal; Log
 	// one line per epoch, with the ETA of the run, and without Progress a line at most every
-	// StepLogInterval (0: a minute) within an epoch (graphs done, rate, the epoch's ETA). Either
-	// may be nil.
-	Progress, Log   io.Writer
-	StepLogInterval time.Duration
+	// minute within an epoch (graphs done, rate, the epoch's ETA). Either may be nil.
+	Progress, Log io.Writer
 	// OnEpoch, if not nil, is called with each epoch's record once it is written (e.g. to
 	// redraw a live training curve).
 	OnEpoch func(Record)

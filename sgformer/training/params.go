@@ -41,10 +41,10 @@ const (
 	ParamEvalSamples     = "eval_samples"   // draws averaged at evaluation when sampling
 	ParamSeed            = "seed"
 	ParamBucket          = "bucket"         // growth factor between padded batch sizes
-	ParamSignFlip        = "pe_sign_flip"   // random PE sign flips in training
+	paramSignFlip        = "pe_sign_flip"   // random PE sign flips in training
 	ParamMetric          = "metric"         // "mae", "rmse", "rocauc" or "ap"
 	ParamDevices         = "devices"        // devices each training step and evaluation runs on: a number, or "all" (devices.go)
-	ParamBNRecalibrate   = "bn_recalibrate" // BatchNorm's running averages recalibrated before each evaluation (batchnorm.go)
+	paramBNRecalibrate   = "bn_recalibrate" // BatchNorm's running averages recalibrated before each evaluation (batchnorm.go)
 )
 
 // Schedules (ParamSchedule).
@@ -62,10 +62,10 @@ const (
 	ASAM  = "asam"  // adaptive sharpness-aware minimisation over SGD with momentum (ogbg-molhiv)
 )
 
-// Params are the training hyperparameters. Their defaults are those of the authors'
+// trainingParams are the training hyperparameters. Their defaults are those of the authors'
 // config/config.yaml where it has one (Adam at 5e-4 without weight decay, batch 128, 400
 // epochs, ReduceLROnPlateau with patience 40, L1 loss), with PyTorch's defaults for the rest.
-var Params = []model.Param{
+var trainingParams = []model.Param{
 	param(ParamLearningRate, 5e-4, "initial learning rate"),
 	param(ParamBatchSize, 128, "graphs per batch"),
 	param(ParamEpochs, 400, "training epochs"),
@@ -86,9 +86,9 @@ var Params = []model.Param{
 	param(ParamEvalSamples, 5, "sampling draws averaged at evaluation when sampling_ratio < 1"),
 	param(ParamSeed, 0, "random seed (weights, shuffling, sampling, sign flips, dropout)"),
 	param(ParamBucket, 1.15, "growth factor between the padded sizes of batches"),
-	param(ParamSignFlip, true, "flip the sign of each PE column at random in training"),
+	param(paramSignFlip, true, "flip the sign of each PE column at random in training"),
 	param(ParamDevices, "1", `devices each training step and evaluation runs on, the batch split among them (data parallel): a number, or "all" of the backend's`),
-	param(ParamBNRecalibrate, false, "before each epoch's evaluation, set BatchNorm's running averages to the mean statistics of 100 training batches at the epoch's weights (precise BatchNorm; the authors' runs do not)"),
+	param(paramBNRecalibrate, false, "before each epoch's evaluation, set BatchNorm's running averages to the mean statistics of 100 training batches at the epoch's weights (precise BatchNorm; the authors' runs do not)"),
 }
 
 func param(name string, def any, usage string) model.Param {
@@ -97,7 +97,7 @@ func param(name string, def any, usage string) model.Param {
 
 // AllParams returns the model's and the training hyperparameters, the ones a run records.
 func AllParams() []model.Param {
-	return append(append([]model.Param(nil), model.Params...), Params...)
+	return append(append([]model.Param(nil), model.Params...), trainingParams...)
 }
 
 // Defaults sets every model and training hyperparameter to its default in ctx.
@@ -112,7 +112,6 @@ type Config struct {
 	Metric                metrics.Metric
 	Optimizer             string
 	WeightDecay, Momentum float64
-	AdamEpsilon           float64
 	ASAMRho, ASAMEta      float64
 	Schedule              string
 	WarmupEpochs          int
@@ -121,11 +120,14 @@ type Config struct {
 	MinLearningRate       float64
 	SamplingRatio         float64
 	EvalSamples, Seed     int
-	Bucket                float64
-	SignFlip              bool
-	BNRecalibrate         bool
-	// Devices is ParamDevices as given; Train resolves it against the backend (ResolveDevices).
-	Devices string
+
+	// The rest only the package reads.
+	adamEpsilon   float64
+	bucket        float64
+	signFlip      bool
+	bnRecalibrate bool
+	// devices is ParamDevices as given; Train resolves it against the backend (ResolveDevices).
+	devices string
 }
 
 // ReadConfig reads and validates the hyperparameters in ctx. Its errors name the parameter.
@@ -134,16 +136,16 @@ func ReadConfig(ctx *context.Context) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	f := func(name string) float64 { return model.Get[float64](ctx, Params, name) }
-	i := func(name string) int { return model.Get[int](ctx, Params, name) }
-	s := func(name string) string { return model.Get[string](ctx, Params, name) }
+	f := func(name string) float64 { return model.Get[float64](ctx, trainingParams, name) }
+	i := func(name string) int { return model.Get[int](ctx, trainingParams, name) }
+	s := func(name string) string { return model.Get[string](ctx, trainingParams, name) }
 	c := Config{
 		Model: mc, LearningRate: f(ParamLearningRate), BatchSize: i(ParamBatchSize), Epochs: i(ParamEpochs),
-		Loss: s(ParamLoss), Optimizer: s(ParamOptimizer), WeightDecay: f(ParamWeightDecay), AdamEpsilon: f(ParamAdamEpsilon), Momentum: f(ParamMomentum),
+		Loss: s(ParamLoss), Optimizer: s(ParamOptimizer), WeightDecay: f(ParamWeightDecay), adamEpsilon: f(ParamAdamEpsilon), Momentum: f(ParamMomentum),
 		ASAMRho: f(ParamASAMRho), ASAMEta: f(ParamASAMEta), Schedule: s(ParamSchedule), WarmupEpochs: i(ParamWarmupEpochs),
 		PlateauFactor: f(ParamPlateauFactor), PlateauPatience: i(ParamPlateauPatience), MinLearningRate: f(ParamMinLearningRate),
-		SamplingRatio: f(ParamSamplingRatio), EvalSamples: i(ParamEvalSamples), Seed: i(ParamSeed), Bucket: f(ParamBucket),
-		SignFlip: model.Get[bool](ctx, Params, ParamSignFlip), BNRecalibrate: model.Get[bool](ctx, Params, ParamBNRecalibrate), Devices: s(ParamDevices),
+		SamplingRatio: f(ParamSamplingRatio), EvalSamples: i(ParamEvalSamples), Seed: i(ParamSeed), bucket: f(ParamBucket),
+		signFlip: model.Get[bool](ctx, trainingParams, paramSignFlip), bnRecalibrate: model.Get[bool](ctx, trainingParams, paramBNRecalibrate), devices: s(ParamDevices),
 	}
 	if c.Metric, err = metrics.ByName(s(ParamMetric)); err != nil {
 		return c, fmt.Errorf("training: %s: %w", ParamMetric, err)
@@ -165,8 +167,8 @@ func ReadConfig(ctx *context.Context) (Config, error) {
 		return bad(ParamOptimizer, fmt.Sprintf("%q", c.Optimizer), Adam+", "+AdamW+" or "+ASAM)
 	case !(c.WeightDecay >= 0) || (c.WeightDecay > 0 && c.Optimizer != AdamW):
 		return bad(ParamWeightDecay, c.WeightDecay, "≥ 0, and 0 unless optimizer = "+AdamW)
-	case !(c.AdamEpsilon > 0):
-		return bad(ParamAdamEpsilon, c.AdamEpsilon, "> 0")
+	case !(c.adamEpsilon > 0):
+		return bad(ParamAdamEpsilon, c.adamEpsilon, "> 0")
 	case !(c.Momentum >= 0 && c.Momentum < 1):
 		return bad(ParamMomentum, c.Momentum, "[0, 1)")
 	case !(c.ASAMRho > 0):
@@ -187,10 +189,10 @@ func ReadConfig(ctx *context.Context) (Config, error) {
 		return bad(ParamSamplingRatio, c.SamplingRatio, "(0, 1]")
 	case c.EvalSamples < 1:
 		return bad(ParamEvalSamples, c.EvalSamples, "at least 1")
-	case !(c.Bucket >= 1):
-		return bad(ParamBucket, c.Bucket, "≥ 1")
+	case !(c.bucket >= 1):
+		return bad(ParamBucket, c.bucket, "≥ 1")
 	}
-	if _, err := parseDevices(c.Devices); err != nil {
+	if _, err := parseDevices(c.devices); err != nil {
 		return c, err
 	}
 	return c, nil

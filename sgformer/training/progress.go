@@ -1,7 +1,6 @@
 package training
 
 import (
-	"cmp"
 	"fmt"
 	"io"
 	"time"
@@ -33,9 +32,12 @@ type progress struct {
 	barred          int // the epoch's graphs the bar counts
 }
 
+// stepLogInterval is the least time between two step lines; a test shortens it.
+var stepLogInterval = time.Minute
+
 // newProgress returns the progress of a run of epochs over data, of which done are done.
 func newProgress(opt Options, name string, data *epochData, metric metrics.Metric, done, epochs int) *progress {
-	p := &progress{out: opt.Progress, log: opt.Log, interval: cmp.Or(opt.StepLogInterval, time.Minute), data: data, metric: metric,
+	p := &progress{out: opt.Progress, log: opt.Log, interval: stepLogInterval, data: data, metric: metric,
 		epochs: epochs, first: done + 1, began: time.Now()}
 	if opt.Progress != nil && done < epochs {
 		p.bar = progressbar.NewOptions((epochs-done)*len(data.task.Train),

@@ -26,9 +26,9 @@ var ErrEpochsDone = errors.New("training: fewer epochs asked than the run has do
 
 // Train trains the model described by ctx's hyperparameters on task, evaluating the validation
 // and test splits after every epoch, and writes the run directory opt.Out: ConfigFile,
-// MetricsFile, SummaryFile and the checkpoints CheckpointDir and BestDir, each replaced
-// atomically. With opt.Resume it continues the run there exactly: same weights, optimizer
-// state, learning-rate schedule and random streams.
+// MetricsFile, SummaryFile and the checkpoints CheckpointDir and that of the best epoch, each
+// replaced atomically. With opt.Resume it continues the run there exactly: same weights,
+// optimizer state, learning-rate schedule and random streams.
 //
 // Train is the epoch loop; each part of a run is a type with one job: the learning-rate
 // schedule (schedule), the epoch's training steps on GoMLX's train.Trainer (epochSteps) and
@@ -194,7 +194,7 @@ func newRun(ctx *context.Context, task *task.Task, opt Options) (*run, *partialE
 	return r, partial, nil
 }
 
-// startDir starts a new run in opt.Out: its state, an empty metrics file and its RunFile.
+// startDir starts a new run in opt.Out: its state, an empty metrics file and its runFile.
 func (r *run) startDir(opt Options) error {
 	if r.cfg.LearningRate == 0 {
 		return fmt.Errorf("training: %s = 0, want a positive rate", ParamLearningRate)
@@ -212,7 +212,7 @@ func (r *run) startDir(opt Options) error {
 		src.Dataset = r.task.Name
 	}
 	src.Spec = r.task.Spec
-	return writeJSONAtomic(filepath.Join(opt.Out, RunFile), src)
+	return writeJSONAtomic(filepath.Join(opt.Out, runFile), src)
 }
 
 // newTrainer returns GoMLX's trainer of the run's model, loss and optimizer, starting from the

@@ -18,19 +18,20 @@ const (
 	MetricsFile    = "metrics.jsonl" // one Record per epoch
 	SummaryFile    = "summary.json"  // the Summary, rewritten after every epoch
 	CheckpointDir  = "checkpoint"    // the latest epoch, to resume from
-	BestDir        = "best"          // the epoch with the best validation metric: its weights, without the optimizer's state
+	bestDir        = "best"          // the epoch with the best validation metric: its weights, without the optimizer's state
 	stateFile      = "state.json"
 	checkpointVars = "variables"
 )
 
-// RunFile is the run directory's record of its data (a task.Source), written when training
+// runFile is the run directory's record of its data (a task.Source), written when training
 // starts, so that resuming, evaluating and predicting find the same data.
-const RunFile = "run.json"
+const runFile = "run.json"
 
-// ReadSource reads the RunFile of the run directory run.
+// ReadSource reads the data source of the run directory run, recorded in its run.json
+// (runFile) when training starts.
 func ReadSource(run string) (task.Source, error) {
 	var src task.Source
-	path := filepath.Join(run, RunFile)
+	path := filepath.Join(run, runFile)
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return src, fmt.Errorf("training: %s is not a run directory: %w", run, err)

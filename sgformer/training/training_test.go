@@ -3,7 +3,6 @@ package training_test
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -229,8 +228,8 @@ func TestPredictorDeterministic(t *testing.T) {
 		t.Fatal(err)
 	}
 	predict := func(ratio float64, examples []batch.Example) [][]float64 {
-		c := context.New()
-		if _, err := training.Load(c, out); err != nil {
+		c, _, _, err := training.OpenRun(out)
+		if err != nil {
 			t.Fatal(err)
 		}
 		c.SetParam(training.ParamSamplingRatio, ratio)
@@ -459,32 +458,6 @@ func TestProductsOnDemand(t *testing.T) {
 				t.Fatalf("ratio %v, epoch %d: kept %+v, on demand %+v", ratio, i+1, records[0][i], records[1][i])
 			}
 		}
-	}
-}
-
-// Without a progress bar (a log file), an epoch reports its progress in lines: graphs done,
-// rate and the epoch's ETA, at most one per StepLogInterval and none after the last batch.
-func TestStepLog(t *testing.T) {
-	be, err := backend.New("go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tk := syntheticTask(t, 30, 4)
-	var log strings.Builder
-	ctx := newContext(model.Subgraphormer, map[string]any{training.ParamEpochs: 1, training.ParamBatchSize: 8})
-	if _, err := training.Train(ctx, tk, training.Options{Out: t.TempDir(), Backend: be, Log: &log, StepLogInterval: time.Nanosecond}); err != nil {
-		t.Fatal(err)
-	}
-	n := len(tk.Train)
-	var lines []string
-	for _, line := range strings.Split(log.String(), "\n") {
-		if strings.HasPrefix(line, "epoch 1: ") {
-			lines = append(lines, line)
-		}
-	}
-	want := []string{fmt.Sprintf("epoch 1: 8/%d graphs", n), fmt.Sprintf("epoch 1: 16/%d graphs", n)}
-	if len(lines) != (n-1)/8 || !strings.HasPrefix(lines[0], want[0]) || !strings.HasPrefix(lines[1], want[1]) || !strings.Contains(lines[0], "graphs/s  epoch eta ") {
-		t.Errorf("step lines %q", lines)
 	}
 }
 
