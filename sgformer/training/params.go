@@ -40,11 +40,15 @@ const (
 	ParamSamplingRatio   = "sampling_ratio" // fraction of subgraphs kept per graph and epoch (Sec. 4.3)
 	ParamEvalSamples     = "eval_samples"   // draws averaged at evaluation when sampling
 	ParamSeed            = "seed"
-	ParamBucket          = "bucket"         // growth factor between padded batch sizes
-	paramSignFlip        = "pe_sign_flip"   // random PE sign flips in training
-	ParamMetric          = "metric"         // "mae", "rmse", "rocauc" or "ap"
-	ParamDevices         = "devices"        // devices each training step and evaluation runs on: a number, or "all" (devices.go)
-	paramBNRecalibrate   = "bn_recalibrate" // BatchNorm's running averages recalibrated before each evaluation (batchnorm.go)
+	ParamBucket          = "bucket"  // growth factor between padded batch sizes
+	ParamMetric          = "metric"  // "mae", "rmse", "rocauc" or "ap"
+	ParamDevices         = "devices" // devices each training step and evaluation runs on: a number, or "all" (devices.go)
+)
+
+// Training hyperparameter names that only the package reads.
+const (
+	paramSignFlip      = "pe_sign_flip"   // random PE sign flips in training
+	paramBNRecalibrate = "bn_recalibrate" // BatchNorm's running averages recalibrated before each evaluation (batchnorm.go)
 )
 
 // Schedules (ParamSchedule).
@@ -95,7 +99,8 @@ func param(name string, def any, usage string) model.Param {
 	return model.Param{Name: name, Default: def, Usage: usage}
 }
 
-// AllParams returns the model's and the training hyperparameters, the ones a run records.
+// AllParams returns the model's and the training hyperparameters, the ones a run records, with
+// their defaults and meaning (`sgformer train -h` lists them).
 func AllParams() []model.Param {
 	return append(append([]model.Param(nil), model.Params...), trainingParams...)
 }
