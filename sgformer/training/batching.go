@@ -28,12 +28,12 @@ func newBatching(cfg Config, spec model.Spec) batching {
 	return batching{
 		spec:  spec,
 		model: cfg.Model,
-		options: batch.Options{PEK: cfg.Model.PEColumns(), MaxDistance: cfg.Model.MaxDistance, Bucket: cfg.bucket,
+		options: batch.Options{PEK: cfg.Model.PEColumns(), MaxDistance: cfg.Model.MaxDistance, Bucket: cfg.Bucket,
 			Original: !cfg.Model.OnProducts(), Dense: cfg.Model.Execution == model.Dense},
 		preprocess: cfg.Model.Preprocess(),
 		size:       cfg.BatchSize,
 		ratio:      cfg.SamplingRatio,
-		signFlips:  cfg.signFlip,
+		signFlips:  cfg.SignFlip,
 	}
 }
 

@@ -30,7 +30,7 @@ import (
 // no fewer graphs per batch than devices. Train and NewPredictor call it first; a command
 // line can call it before loading the data.
 func ResolveDevices(cfg Config, be backends.Backend) (int, error) {
-	n, err := parseDevices(cfg.devices)
+	n, err := parseDevices(cfg.Devices)
 	if err != nil {
 		return 0, err
 	}
@@ -42,13 +42,13 @@ func ResolveDevices(cfg Config, be backends.Backend) (int, error) {
 	case n == 1:
 		return 1, nil
 	case cfg.Model.Execution == model.Dense:
-		return 0, fmt.Errorf("training: %s = %s needs %s = %s: batches of the dense layout are not split among devices (docs/devices.md says why)", ParamDevices, cfg.devices, model.ParamExecution, model.Sparse)
+		return 0, fmt.Errorf("training: %s = %s needs %s = %s: batches of the dense layout are not split among devices (docs/devices.md says why)", ParamDevices, cfg.Devices, model.ParamExecution, model.Sparse)
 	case n > have:
 		how := ""
 		if be.Name() == "xla" {
 			how = "; on a CPU, XLA_FLAGS=--xla_force_host_platform_device_count=N makes N devices"
 		}
-		return 0, fmt.Errorf("training: %s = %s, but backend %s has %d device(s)%s", ParamDevices, cfg.devices, backend.Kind(be), have, how)
+		return 0, fmt.Errorf("training: %s = %s, but backend %s has %d device(s)%s", ParamDevices, cfg.Devices, backend.Kind(be), have, how)
 	case cfg.BatchSize < n:
 		return 0, fmt.Errorf("training: %s = %d graphs cannot be split among %s = %d devices: want a batch of at least as many graphs as devices", ParamBatchSize, cfg.BatchSize, ParamDevices, n)
 	}

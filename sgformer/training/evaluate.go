@@ -27,7 +27,7 @@ type evaluator struct {
 
 // epoch returns the validation and test metrics of the model as epoch ended.
 func (e *evaluator) epoch(epoch int) (valid, test float64, err error) {
-	if e.cfg.bnRecalibrate {
+	if e.cfg.BNRecalibrate {
 		if e.recalibrator == nil {
 			if e.recalibrator, err = newRecalibrator(e.ctx, e.backend, e.task, e.cfg, e.batches); err != nil {
 				return 0, 0, err

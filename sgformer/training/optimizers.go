@@ -19,13 +19,13 @@ import (
 func newOptimizer(c Config, modelFn train.ModelFn, lossFn losses.LossFn) (optimizers.Interface, train.ModelFn, losses.LossFn) {
 	switch c.Optimizer {
 	case AdamW:
-		return optimizers.Adam().WeightDecay(c.WeightDecay).Epsilon(c.adamEpsilon).Done(), modelFn, lossFn
+		return optimizers.Adam().WeightDecay(c.WeightDecay).Epsilon(c.AdamEpsilon).Done(), modelFn, lossFn
 	case ASAM:
 		o := &sharpnessAware{rho: c.ASAMRho, eta: c.ASAMEta, momentum: c.Momentum, lr: c.LearningRate, steps: map[*Graph]*stepInputs{}}
 		o.modelFn, o.lossFn = modelFn, lossFn
 		return o, o.recordModel, o.recordLoss
 	}
-	return optimizers.Adam().WeightDecay(0).Epsilon(c.adamEpsilon).Done(), modelFn, lossFn
+	return optimizers.Adam().WeightDecay(0).Epsilon(c.AdamEpsilon).Done(), modelFn, lossFn
 }
 
 // sharpnessAware is ASAM (Kwon et al., ICML 2021) over SGD with momentum, as in the authors'

@@ -117,6 +117,7 @@ type Config struct {
 	Metric                metrics.Metric
 	Optimizer             string
 	WeightDecay, Momentum float64
+	AdamEpsilon           float64
 	ASAMRho, ASAMEta      float64
 	Schedule              string
 	WarmupEpochs          int
@@ -125,14 +126,11 @@ type Config struct {
 	MinLearningRate       float64
 	SamplingRatio         float64
 	EvalSamples, Seed     int
-
-	// The rest only the package reads.
-	adamEpsilon   float64
-	bucket        float64
-	signFlip      bool
-	bnRecalibrate bool
-	// devices is ParamDevices as given; Train resolves it against the backend (ResolveDevices).
-	devices string
+	Bucket                float64
+	SignFlip              bool
+	BNRecalibrate         bool
+	// Devices is ParamDevices as given; Train resolves it against the backend (ResolveDevices).
+	Devices string
 }
 
 // ReadConfig reads and validates the hyperparameters in ctx. Its errors name the parameter.
@@ -146,11 +144,11 @@ func ReadConfig(ctx *context.Context) (Config, error) {
 	s := func(name string) string { return model.Get[string](ctx, trainingParams, name) }
 	c := Config{
 		Model: mc, LearningRate: f(ParamLearningRate), BatchSize: i(ParamBatchSize), Epochs: i(ParamEpochs),
-		Loss: s(ParamLoss), Optimizer: s(ParamOptimizer), WeightDecay: f(ParamWeightDecay), adamEpsilon: f(ParamAdamEpsilon), Momentum: f(ParamMomentum),
+		Loss: s(ParamLoss), Optimizer: s(ParamOptimizer), WeightDecay: f(ParamWeightDecay), AdamEpsilon: f(ParamAdamEpsilon), Momentum: f(ParamMomentum),
 		ASAMRho: f(ParamASAMRho), ASAMEta: f(ParamASAMEta), Schedule: s(ParamSchedule), WarmupEpochs: i(ParamWarmupEpochs),
 		PlateauFactor: f(ParamPlateauFactor), PlateauPatience: i(ParamPlateauPatience), MinLearningRate: f(ParamMinLearningRate),
-		SamplingRatio: f(ParamSamplingRatio), EvalSamples: i(ParamEvalSamples), Seed: i(ParamSeed), bucket: f(ParamBucket),
-		signFlip: model.Get[bool](ctx, trainingParams, paramSignFlip), bnRecalibrate: model.Get[bool](ctx, trainingParams, paramBNRecalibrate), devices: s(ParamDevices),
+		SamplingRatio: f(ParamSamplingRatio), EvalSamples: i(ParamEvalSamples), Seed: i(ParamSeed), Bucket: f(ParamBucket),
+		SignFlip: model.Get[bool](ctx, trainingParams, paramSignFlip), BNRecalibrate: model.Get[bool](ctx, trainingParams, paramBNRecalibrate), Devices: s(ParamDevices),
 	}
 	if c.Metric, err = metrics.ByName(s(ParamMetric)); err != nil {
 		return c, fmt.Errorf("training: %s: %w", ParamMetric, err)
@@ -172,8 +170,8 @@ func ReadConfig(ctx *context.Context) (Config, error) {
 		return bad(ParamOptimizer, fmt.Sprintf("%q", c.Optimizer), Adam+", "+AdamW+" or "+ASAM)
 	case !(c.WeightDecay >= 0) || (c.WeightDecay > 0 && c.Optimizer != AdamW):
 		return bad(ParamWeightDecay, c.WeightDecay, "≥ 0, and 0 unless optimizer = "+AdamW)
-	case !(c.adamEpsilon > 0):
-		return bad(ParamAdamEpsilon, c.adamEpsilon, "> 0")
+	case !(c.AdamEpsilon > 0):
+		return bad(ParamAdamEpsilon, c.AdamEpsilon, "> 0")
 	case !(c.Momentum >= 0 && c.Momentum < 1):
 		return bad(ParamMomentum, c.Momentum, "[0, 1)")
 	case !(c.ASAMRho > 0):
@@ -194,10 +192,10 @@ func ReadConfig(ctx *context.Context) (Config, error) {
 		return bad(ParamSamplingRatio, c.SamplingRatio, "(0, 1]")
 	case c.EvalSamples < 1:
 		return bad(ParamEvalSamples, c.EvalSamples, "at least 1")
-	case !(c.bucket >= 1):
-		return bad(ParamBucket, c.bucket, "≥ 1")
+	case !(c.Bucket >= 1):
+		return bad(ParamBucket, c.Bucket, "≥ 1")
 	}
-	if _, err := parseDevices(c.devices); err != nil {
+	if _, err := parseDevices(c.Devices); err != nil {
 		return c, err
 	}
 	return c, nil

@@ -211,7 +211,6 @@ func recordFuncs(file string, recs record.Set) template.FuncMap {
 	}
 }
 
-// matches says whether r is of part: the part, or, ending in "*", one that begins with what
 // matches says whether name is pattern, or, where pattern ends in "*", begins with what
 // precedes it.
 func matches(name, pattern string) bool {
