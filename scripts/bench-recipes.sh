@@ -6,7 +6,8 @@
 # each step timed BENCHTIME times after a first one that compiles. Writes OUT's records (default
 # results/benchmarks/recipes.jsonl; internal/record), with the shared data's folders (a recipe
 # whose dataset is missing is measured on a stand-in's molecules, see standIns) and the load
-# after, from which internal/cmd/readme estimates each cell's epoch and CPU hours.
+# after; each cell's epoch is the benchmark's cpu_s/epoch, which internal/cmd/readme turns into
+# the plan's CPU hours.
 # About 30 minutes of CPU on a quiet 2-core machine; the shared data must be at ../shared/data
 # or $SGFORMER_DATA, XLA's CPU plugin installed (sgformer install-xla).
 set -euo pipefail

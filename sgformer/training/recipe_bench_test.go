@@ -64,7 +64,10 @@ func baselineChanges(name string) map[string]any {
 // takes (scripts/bench-recipes.sh, rendered into docs/reproduction.md): steps/epoch training
 // steps of recipe_batch graphs, and batches/epoch inference batches (validation and test, times
 // the evaluation draws when sampling; test_batches of them the test set's), where a step of
-// graphs/batch graphs was measured. cpu_s/op is the CPU time of a step, all threads.
+// graphs/batch graphs was measured. cpu_s/op is the CPU time of a step, all threads; cpu_s/epoch
+// (and test_cpu_s) are what an epoch's steps or batches (the test set's) take at the recipe's
+// batch: cpu_s/op per graphs/batch, times recipe_batch graphs a step or batch (linear in the
+// graphs), times their number.
 // Under DATASET/ratio=R, "recipe" is the recipe (Subgraphormer + PE), and at the dataset's
 // first recipe also its baselines (baselines: "gin", "sswl+") with it.
 func BenchmarkRecipeStep(b *testing.B) {
@@ -202,6 +205,7 @@ func benchRecipe(b *testing.B, be backends.Backend, ds *data.Dataset, sizes [3]i
 	if cfg.SamplingRatio < 1 {
 		draws = cfg.EvalSamples
 	}
+	scale := float64(cfg.BatchSize) / float64(n) // a step of the recipe's batch over one of n graphs
 	report := func(b *testing.B, compile float64) {
 		b.ReportMetric(float64(n), "graphs/batch")
 		b.ReportMetric(float64(cfg.BatchSize), "recipe_batch")
@@ -215,9 +219,12 @@ func benchRecipe(b *testing.B, be backends.Backend, ds *data.Dataset, sizes [3]i
 				b.Fatal(err)
 			}
 		}
-		b.ReportMetric((cpuSeconds(b)-cpu)/float64(b.N), "cpu_s/op")
+		step := (cpuSeconds(b) - cpu) / float64(b.N)
+		steps := ceil(sizes[0], cfg.BatchSize)
+		b.ReportMetric(step, "cpu_s/op")
+		b.ReportMetric(step*scale*float64(steps), "cpu_s/epoch")
 		report(b, trainCompile)
-		b.ReportMetric(float64(ceil(sizes[0], cfg.BatchSize)), "steps/epoch")
+		b.ReportMetric(float64(steps), "steps/epoch")
 	})
 	b.Run("inference", func(b *testing.B) {
 		cpu := cpuSeconds(b)
@@ -226,10 +233,14 @@ func benchRecipe(b *testing.B, be backends.Backend, ds *data.Dataset, sizes [3]i
 				b.Fatal(err)
 			}
 		}
-		b.ReportMetric((cpuSeconds(b)-cpu)/float64(b.N), "cpu_s/op")
+		step := (cpuSeconds(b) - cpu) / float64(b.N)
+		batches, test := draws*(ceil(sizes[1], cfg.BatchSize)+ceil(sizes[2], cfg.BatchSize)), draws*ceil(sizes[2], cfg.BatchSize)
+		b.ReportMetric(step, "cpu_s/op")
+		b.ReportMetric(step*scale*float64(batches), "cpu_s/epoch")
+		b.ReportMetric(step*scale*float64(test), "test_cpu_s")
 		report(b, inferCompile)
-		b.ReportMetric(float64(draws*(ceil(sizes[1], cfg.BatchSize)+ceil(sizes[2], cfg.BatchSize))), "batches/epoch")
-		b.ReportMetric(float64(draws*ceil(sizes[2], cfg.BatchSize)), "test_batches")
+		b.ReportMetric(float64(batches), "batches/epoch")
+		b.ReportMetric(float64(test), "test_batches")
 	})
 	finalize(inputs)
 	finalize(labels)

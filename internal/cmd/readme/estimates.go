@@ -3,10 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/sgformer/sgformer/data"
 	"github.com/sgformer/sgformer/internal/record"
@@ -14,81 +12,20 @@ import (
 )
 
 // What the runs of a cell would take, estimated from scripts/bench-recipes.sh's measurements
-// (BenchmarkRecipeStep): a training step and an inference batch of each recipe.
+// (BenchmarkRecipeStep): a training step and an inference batch of each recipe, and what an
+// epoch of them takes (cpu_s/epoch, test_cpu_s).
 
-// recipeBench is scripts/bench-recipes.sh's records read: its contexts and load after, the
-// shared data's folders when it ran, and the benchmark results by name
-// ("DATASET/ratio=R/VARIANT/PHASE").
-type recipeBench struct {
-	header []string
-	shared map[string]bool
-	lines  map[string]benchResult
-	rss    map[string]string // a dataset's process's peak RSS, wall time and CPU
-	failed map[string]string // a dataset's process's exit status, where it failed
-}
-
-// benchResult is one result of a Go benchmark: its time per operation and its other metrics by
-// unit.
-type benchResult struct {
-	seconds float64
-	metrics map[string]float64
-}
-
-// Metric is the result's metric in unit, for the layouts.
-func (r benchResult) Metric(unit string) float64 { return r.metrics[unit] }
-
-// Seconds is the result's wall time per operation.
-func (r benchResult) Seconds() float64 { return r.seconds }
-
-// CPU is the result's CPU time per operation (stepSeconds).
-func (r benchResult) CPU() float64 { return stepSeconds(r) }
+// recipeBench is scripts/bench-recipes.sh's records: per dataset (the part) its benchmark's
+// lines, its process's peak RSS or exit status; the shared data's folders when it ran.
+type recipeBench struct{ record.Set }
 
 // readRecipeBench reads the records scripts/bench-recipes.sh writes; none where it has not run.
 func readRecipeBench(path string) (*recipeBench, error) {
-	b := &recipeBench{shared: map[string]bool{}, lines: map[string]benchResult{}, rss: map[string]string{}, failed: map[string]string{}}
 	recs, err := record.Read(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return b, nil // nothing measured: every estimate "not measured"
+		return &recipeBench{}, nil // nothing measured: every estimate "not measured"
 	}
-	if err != nil {
-		return nil, err
-	}
-	for _, c := range recs.Contexts() {
-		b.header = append(b.header, c.String())
-	}
-	if load := recs.Values("after", "load average", ""); len(load) == 3 {
-		b.header = append(b.header, fmt.Sprintf("load after: %.2f %.2f %.2f", load[0], load[1], load[2]))
-	}
-	for _, r := range recs {
-		switch name, ok := strings.CutPrefix(r.What, "BenchmarkRecipeStep/"); {
-		case r.Part == "shared data" && r.Value == 1:
-			b.shared[r.What] = true
-		case ok:
-			l, seen := b.lines[name]
-			if !seen {
-				l = benchResult{metrics: map[string]float64{}}
-			}
-			if r.Unit == "ns/op" {
-				l.seconds = r.Value / 1e9
-			}
-			l.metrics[r.Unit] = r.Value
-			b.lines[name] = l
-		case r.What == "exit status":
-			b.failed[r.Part] = fmt.Sprintf("exit status %.0f", r.Value)
-		}
-	}
-	if len(b.shared) > 0 {
-		b.header = append(b.header, "shared data: "+strings.Join(slices.Sorted(maps.Keys(b.shared)), " "))
-	}
-	for _, ds := range recs.Parts() {
-		rss, ok1 := recs.Value(ds, "peak RSS", "kB")
-		wall, ok2 := recs.Value(ds, "wall", "s")
-		cpu, ok3 := recs.Value(ds, "CPU", "%")
-		if ok1 && ok2 && ok3 {
-			b.rss[ds] = fmt.Sprintf("peak RSS %.0f kB, wall %.2f s, CPU %.0f%%", rss, wall, cpu)
-		}
-	}
-	return b, nil
+	return &recipeBench{recs}, err
 }
 
 // estimate is a cell's epoch as measured by BenchmarkRecipeStep: seconds of its training
@@ -102,44 +39,33 @@ func (e estimate) epoch() float64 { return e.train + e.eval }
 
 // estimate returns the estimated epoch of a cell: the benchmark of its recipe (the rows on
 // product graphs but GNN-SSWL+ where it is measured apart share the recipe's) or of its baseline
-// at the dataset's first recipe; a step measured on fewer graphs than the recipe's batch is
-// scaled linearly.
+// at the dataset's first recipe.
 func (b *recipeBench) estimate(c paperCell) (estimate, bool) {
-	key := benchKey(c)
-	tr, ok1 := b.lines[key+"train"]
-	in, ok2 := b.lines[key+"inference"]
-	if !ok1 && c.bench != "recipe" { // a baseline not measured apart: the recipe's
+	if !b.measured(c) && c.bench != "recipe" { // a baseline not measured apart: the recipe's
 		c.bench = "recipe"
 		return b.estimate(c)
 	}
-	if !ok1 || !ok2 {
-		return estimate{}, false
-	}
-	scale := tr.metrics["recipe_batch"] / tr.metrics["graphs/batch"]
-	return estimate{
-		train: stepSeconds(tr) * scale * tr.metrics["steps/epoch"],
-		eval:  stepSeconds(in) * scale * in.metrics["batches/epoch"],
-		test:  stepSeconds(in) * scale * in.metrics["test_batches"],
-	}, true
+	line := benchLine(c)
+	train, ok1 := b.Value(c.dataset, line+"train", "cpu_s/epoch")
+	eval, ok2 := b.Value(c.dataset, line+"inference", "cpu_s/epoch")
+	test, ok3 := b.Value(c.dataset, line+"inference", "test_cpu_s")
+	return estimate{train, eval, test}, ok1 && ok2 && ok3
 }
 
-// benchKey is the prefix of the names of a cell's lines in BenchmarkRecipeStep's output: its
+// measured says whether the benchmark measured a training step of the cell's own model.
+func (b *recipeBench) measured(c paperCell) bool {
+	_, ok := b.Value(c.dataset, benchLine(c)+"train", "cpu_s/epoch")
+	return ok
+}
+
+// benchLine is the prefix of the names of a cell's lines in BenchmarkRecipeStep's output: its
 // recipe's, or its baseline's at the dataset's first recipe.
-func benchKey(c paperCell) string {
+func benchLine(c paperCell) string {
 	ratio := c.ratio
 	if c.bench != "recipe" {
 		ratio = firstRatio(c.dataset)
 	}
-	return fmt.Sprintf("%s/ratio=%g/%s/", c.dataset, ratio, c.bench)
-}
-
-// stepSeconds is the CPU time of a measured step (cpu_s/op, all threads), or its wall time
-// where the benchmark did not measure it.
-func stepSeconds(r benchResult) float64 {
-	if cpu, ok := r.metrics["cpu_s/op"]; ok {
-		return cpu
-	}
-	return r.seconds
+	return fmt.Sprintf("BenchmarkRecipeStep/%s/ratio=%g/%s/", c.dataset, ratio, c.bench)
 }
 
 // firstRatio is the sampling ratio of dataset's first recipe, the one its baselines take.
@@ -159,7 +85,7 @@ func (b *recipeBench) missingData(dataset string) string {
 	if err != nil {
 		return "no reader for it yet, and this machine cannot download it"
 	}
-	if len(b.shared) > 0 && !b.shared[src.Folder] {
+	if _, ok := b.Value("shared data", src.Folder, ""); len(b.Set) > 0 && !ok {
 		return fmt.Sprintf("`%s` is not in the shared data, and this machine cannot download it", src.Folder)
 	}
 	return ""
@@ -176,11 +102,12 @@ func (b *recipeBench) plannedOutcome(c paperCell, epochs int) Outcome {
 		hours = e.epoch() * float64(epochs) * reportSeeds / 3600
 		o.Hours = fmt.Sprintf("≈ %s", roundHours(hours))
 	}
+	exit, failed := b.Value(c.dataset, "exit status", "")
 	switch why := b.missingData(c.dataset); {
 	case why != "":
 		o.Status = "needs data: " + why
-	case !ok && b.failed[c.dataset] != "":
-		o.Status = fmt.Sprintf("needs GPU: its benchmark did not finish on this machine (%s)", b.failed[c.dataset])
+	case !ok && failed:
+		o.Status = fmt.Sprintf("needs GPU: its benchmark did not finish on this machine (exit status %.0f)", exit)
 	case !ok:
 		o.Status = "not measured"
 	case hours > gpuHours:
@@ -199,57 +126,57 @@ func roundHours(h float64) string {
 	return fmt.Sprintf("%.0f", h)
 }
 
-// estimatesSection renders the benchmark the estimates come from: its header, and per recipe
-// (and baseline) the CPU and wall seconds of a step and an inference batch, the compilation
-// left out, and the estimated epoch; then the estimates against the runs' epochs.
+// estimatesSection renders the benchmark the estimates come from by templates/estimates.md.tmpl:
+// per recipe (and baseline) measured, its lines' prefix, the estimated epoch and the epochs of
+// the recipe; then the estimates against the runs' epochs.
 func estimatesSection(root string) (string, error) {
 	rc, err := newReportContext(root)
 	if err != nil {
 		return "", err
 	}
 	b := rc.bench
-	if len(b.header) == 0 {
+	if len(b.Set) == 0 {
 		return fmt.Sprintf("`%s` has not been written yet (`scripts/bench-recipes.sh`).\n", recipeBenchFile), nil
 	}
 	type row struct {
-		Dataset, Sampling, Model string
-		Train, Infer             benchResult
-		Epoch                    float64
-		Epochs                   int
-		Hours                    string
+		Dataset, Sampling, Model, Line string
+		Epoch                          float64
+		Epochs                         int
+		Hours                          string
 	}
 	var rows []row
 	for _, r := range recipe.All { // the recipe, then its baselines measured apart
 		for _, v := range []variant{subgraphormerPE, gin, sswlPlus} {
-			name := fmt.Sprintf("%s/ratio=%g/%s/", r.Dataset, r.Ratio, v.benchName())
+			if v.benchName() != "recipe" && r.Ratio != firstRatio(r.Dataset) {
+				continue // baselines are measured at the dataset's first recipe
+			}
 			c := paperCell{dataset: r.Dataset, ratio: r.Ratio, model: v.name, folder: v.folder, changes: v.changes, bench: v.benchName()}
 			if v.folder == gin.folder {
 				c.ratio = 1
 			}
 			e, ok := b.estimate(c)
-			if _, measured := b.lines[name+"train"]; !measured || !ok {
+			if !ok || !b.measured(c) {
 				continue
 			}
 			cfg, _, err := cellConfig(c)
 			if err != nil {
 				return "", err
 			}
-			rows = append(rows, row{r.Dataset, ratioName(r.Ratio), v.name, b.lines[name+"train"], b.lines[name+"inference"],
-				e.epoch(), cfg.Epochs, roundHours(e.epoch() * float64(cfg.Epochs) * reportSeeds / 3600)})
+			rows = append(rows, row{r.Dataset, ratioName(r.Ratio), v.name, benchLine(c), e.epoch(), cfg.Epochs,
+				roundHours(e.epoch() * float64(cfg.Epochs) * reportSeeds / 3600)})
 		}
 	}
-	var processes []string
-	for _, ds := range slices.Sorted(maps.Keys(b.rss)) {
-		processes = append(processes, fmt.Sprintf("%s: %s", ds, b.rss[ds]))
-	}
-	for _, ds := range slices.Sorted(maps.Keys(b.failed)) {
-		processes = append(processes, fmt.Sprintf("%s: **%s**", ds, b.failed[ds]))
+	var datasets []string // those whose process was timed, in order of name
+	for _, ds := range slices.Sorted(slices.Values(b.Parts())) {
+		if _, ok := b.Value(ds, "peak RSS", "kB"); ok {
+			datasets = append(datasets, ds)
+		}
 	}
 	t, err := rc.newTally()
 	if err != nil {
 		return "", err
 	}
-	return layout("estimates", map[string]any{"File": recipeBenchFile, "Header": b.header, "Rows": rows, "Processes": processes, "Check": t.Estimates})
+	return renderTemplate("estimates", recipeBenchFile, b.Set, map[string]any{"Rows": rows, "Datasets": datasets, "Check": t.Estimates})
 }
 
 // An estimateRow is a cell's estimated epoch beside its runs' median epoch (after the first

@@ -383,7 +383,7 @@ func runTimeSection(t paperTable) func(root string) (string, error) {
 			if theirs > 0 { // the authors' count is of Subgraphormer's modules
 				x.Count += fmt.Sprintf(" (%s)", thousands(theirs))
 			}
-			if e, ok := rc.bench.estimate(c); ok && rc.bench.lines[benchKey(c)+"train"].metrics != nil {
+			if e, ok := rc.bench.estimate(c); ok && rc.bench.measured(c) {
 				x.Train, x.Test = fmt.Sprintf("%.0f", e.train), fmt.Sprintf("%.1f", e.test)
 			}
 			if x.reportRow, _, err = rc.row(c); err != nil {
