@@ -2,8 +2,9 @@
 # The communication of a training step split among 2 of XLA's CPU devices (docs/devices.md):
 # XLA dumps the partitioned program of TestDevicesFirstStep/subgraphormer/2 (the synthetic task,
 # Subgraphormer, a batch of 8 graphs) after its optimisations, and this counts the collectives
-# XLA's partitioner inserted and the bytes of their results, largest first. Writes OUT's records
-# (default results/benchmarks/devices-collectives.jsonl; internal/record).
+# XLA's partitioner inserted and the bytes of their results, largest first, and (the part totals)
+# what the step model takes. Writes OUT's records (default
+# results/benchmarks/devices-collectives.jsonl; internal/record).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-results/benchmarks/devices-collectives.jsonl}
@@ -38,6 +39,12 @@ for op in sorted(count):  # each kind: how many, the bytes of their results
 for b, op, result in sorted(ops, reverse=True)[:6]:  # the largest: bytes, the dimensions of a single result
     dims = re.fullmatch(r"\w+\[([0-9,]*)\]\{[0-9,]*\}", result)
     print(json.dumps({"largest": op, "bytes": b, "result": result, "dims": [int(d) for d in dims.group(1).split(",") if d] if dims else []}))
+# What the step model of docs/devices.md takes: every collective, the bytes of the all-gathers
+# and all-reduces, and the product nodes and width of the largest all-gather (f32[nodes,width]).
+nodes, width = map(int, re.fullmatch(r"f32\[(\d+),(\d+)\]\{[0-9,]*\}", max((b, r) for b, op, r in ops if op == "all-gather")[1]).groups())
+print("== totals")
+print(json.dumps({"collectives": len(ops), "all-gather bytes": total["all-gather"], "all-reduce bytes": total["all-reduce"],
+                  "largest all-gather nodes": nodes, "largest all-gather width": width}))
 '
 } >"$tmp/out"
 record_write "$out" <"$tmp/out"

@@ -1,64 +1,20 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
 
-	"github.com/gomlx/gomlx/pkg/ml/context"
-
 	"github.com/sgformer/sgformer/internal/gpuresult"
 	"github.com/sgformer/sgformer/internal/record"
 	"github.com/sgformer/sgformer/sgformer/recipe"
-	"github.com/sgformer/sgformer/sgformer/training"
 )
 
 // The model of docs/devices.md: a ZINC-12k training step on 1 to 8 GPUs built from the committed
 // measurements (what scripts/bench-devices.sh measured on XLA's CPU devices is the template
 // templates/devices-cpu.md.tmpl).
-
-// collectives is what scripts/devices-collectives.sh counted in a partitioned training step:
-// the bytes of the results of its all-gathers and all-reduces (global tensors, whose size does
-// not depend on the number of devices), how many there are, and the product nodes and width of
-// the largest all-gather (the node features of the whole batch).
-type collectives struct {
-	gatherBytes, reduceBytes float64
-	ops                      int
-	nodes, width             int
-}
-
-// readCollectives reads scripts/devices-collectives.sh's records.
-func readCollectives(path string) (collectives, error) {
-	recs, err := record.Read(path)
-	if err != nil {
-		return collectives{}, err
-	}
-	var c collectives
-	var largestGather []float64 // the dimensions of the largest all-gathers' results
-	for _, r := range recs {
-		switch {
-		case r.What == "ops":
-			c.ops += int(r.Value)
-		case r.What == "bytes" && r.Labels["op"] == "all-gather":
-			c.gatherBytes = r.Value
-		case r.What == "bytes" && r.Labels["op"] == "all-reduce":
-			c.reduceBytes = r.Value
-		case r.What == "dims" && r.Labels["largest"] == "all-gather":
-			largestGather = append(largestGather, r.Value)
-		}
-	}
-	if len(largestGather) >= 2 {
-		c.nodes, c.width = int(largestGather[0]), int(largestGather[1])
-	}
-	if c.gatherBytes == 0 || c.reduceBytes == 0 || c.nodes == 0 || c.width == 0 {
-		return c, fmt.Errorf("%s: want the all-gather and all-reduce totals and an all-gather of f32[nodes,width]", path)
-	}
-	return c, nil
-}
 
 // stepModel is a data-parallel training step on n devices: the single-device step's compute
 // divided among them, plus the collectives, each a ring over the n devices (an all-reduce sends
@@ -105,24 +61,14 @@ const collectiveLatency = 20e-6
 // 10,000, 1,000 and 1,000 graphs).
 const zincTrainGraphs = 10000
 
-// recipeConfig returns the configuration of dataset's full-bag recipe.
-func recipeConfig(dataset string) (training.Config, error) {
-	params, _ := recipe.At(dataset, 1)
-	ctx := context.New()
-	training.Defaults(ctx)
-	ctx.SetParams(params)
-	return training.ReadConfig(ctx)
-}
-
 // scalingSection renders the model of a ZINC-12k training step (Subgraphormer + PE, the full
 // bag) on 1, 2, 4 and 8 GPUs: the compute of our training epoch on one GPU (the latest
-// speed:sparse of the GPU results in gpuDir) or, until one is measured, of the paper's A100
-// epoch (Table "run-time zinc"), per step; the communication of the step measured on 2 CPU
-// devices (collectivesFile) scaled to ZINC's batch by product nodes × width × layers, ZINC's
-// product nodes per graph from cpuFile's preprocessing of zinc12k.
+// speed:sparse of the GPU results in gpuDir), per step; the communication of the step measured
+// on 2 CPU devices (collectivesFile's totals) scaled to ZINC's batch by product nodes × width ×
+// layers, ZINC's product nodes per graph from cpuFile's preprocessing of zinc12k.
 func scalingSection(collectivesFile, cpuFile, gpuDir string) func(root string) (string, error) {
 	return func(root string) (string, error) {
-		c, err := readCollectives(filepath.Join(root, collectivesFile))
+		col, err := record.Read(filepath.Join(root, collectivesFile))
 		if err != nil {
 			return "", err
 		}
@@ -130,61 +76,73 @@ func scalingSection(collectivesFile, cpuFile, gpuDir string) func(root string) (
 		if err != nil {
 			return "", err
 		}
-		productNodes, _ := cpu.Value("cli preprocess zinc12k cold", "product_nodes", "")
-		graphs, _ := cpu.Value("cli preprocess zinc12k cold", "graphs", "")
-		if productNodes == 0 || graphs == 0 {
-			return "", fmt.Errorf("%s: no zinc12k preprocessing with product_nodes and graphs", cpuFile)
+		var missing error
+		value := func(recs record.Set, file, part, what string) float64 {
+			v, ok := recs.Value(part, what, "")
+			if !ok && missing == nil {
+				missing = fmt.Errorf("%s: no %q in part %q", file, what, part)
+			}
+			return v
 		}
-		measured, err := recipeConfig("synthetic")
+		ops := int(value(col, collectivesFile, "totals", "collectives"))
+		gatherBytes := value(col, collectivesFile, "totals", "all-gather bytes")
+		reduceBytes := value(col, collectivesFile, "totals", "all-reduce bytes")
+		measuredNodes := int(value(col, collectivesFile, "totals", "largest all-gather nodes"))
+		width := int(value(col, collectivesFile, "totals", "largest all-gather width"))
+		productNodes := value(cpu, cpuFile, "cli preprocess zinc12k cold", "product_nodes")
+		graphs := value(cpu, cpuFile, "cli preprocess zinc12k cold", "graphs")
+		if missing != nil {
+			return "", missing
+		}
+		synthetic, _ := recipe.At("synthetic", 1)
+		measured, _, err := configOf(synthetic)
 		if err != nil {
 			return "", err
 		}
-		zinc, err := recipeConfig("zinc12k")
+		zincParams, _ := recipe.At("zinc12k", 1)
+		zinc, _, err := configOf(zincParams)
 		if err != nil {
 			return "", err
 		}
-		if c.width != measured.Model.Hidden {
-			return "", fmt.Errorf("%s: the largest all-gather is %d wide, the synthetic recipe's hidden width %d", collectivesFile, c.width, measured.Model.Hidden)
+		if width != measured.Model.Hidden {
+			return "", fmt.Errorf("%s: the largest all-gather is %d wide, the synthetic recipe's hidden width %d", collectivesFile, width, measured.Model.Hidden)
 		}
-		var epoch float64
+		var paperEpoch float64
 		for _, r := range runTimeZINCTable.rows {
 			if c := r.cells[0]; c.folder == subgraphormerPE.folder {
-				epoch, err = strconv.ParseFloat(c.value.mean, 64)
+				paperEpoch, err = strconv.ParseFloat(c.value.mean, 64)
 			}
 		}
-		if epoch == 0 || err != nil {
+		if paperEpoch == 0 || err != nil {
 			return "", fmt.Errorf("no training epoch of Subgraphormer + PE in Table %q (%v)", runTimeZINCTable.label, err)
 		}
-		paperEpoch := epoch
-		computeFrom := fmt.Sprintf("the paper's A100 epoch of Subgraphormer + PE on ZINC-12k (Table \"run-time zinc\": %.2f s)", epoch)
-		standIn := "standing in for a single-GPU step of this implementation, which has not been measured"
 		gpu, err := record.Read(filepath.Join(root, gpuDir, gpuresult.RecordsFile))
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err != nil {
 			return "", err
 		}
-		if ours := latest(gpu, "speed:sparse", "train epoch"); len(ours) > 0 {
-			epoch = ours[0].Value
-			computeFrom = fmt.Sprintf("this implementation's training epoch on one %s (`%s/`, the sparse execution, the device call of %s: %.2f s)", ours[0].Machine, gpuDir, ours[0].Date, epoch)
-			standIn = fmt.Sprintf("the paper's A100 epoch, for comparison, is %.2f s", paperEpoch)
+		ours := latest(gpu, "speed:sparse", "train epoch")
+		if len(ours) == 0 {
+			return "", fmt.Errorf("%s: no training epoch of speed:sparse", gpuDir)
 		}
+		epoch := ours[0].Value
 		steps := math.Ceil(zincTrainGraphs / float64(zinc.BatchSize))
 		nodes := float64(zinc.BatchSize) * productNodes / graphs
-		scale := nodes * float64(zinc.Model.Hidden*zinc.Model.Layers) / float64(c.nodes*c.width*measured.Model.Layers)
-		ops := c.ops * zinc.Model.Layers / measured.Model.Layers
+		scale := nodes * float64(zinc.Model.Hidden*zinc.Model.Layers) / float64(measuredNodes*width*measured.Model.Layers)
+		zincOps := ops * zinc.Model.Layers / measured.Model.Layers
 
 		var b strings.Builder
 		fmt.Fprintf(&b, "Inputs: the measured step (`%s`: the synthetic recipe, %d layers of width %d, a batch of %s product nodes) has %d collectives whose results total %s bytes (all-gathers %s, all-reduces %s). "+
 			"ZINC-12k's full bag has %.1f product nodes per graph (`%s`: %s over %s graphs), %s per batch of %d; its recipe has %d layers of width %d, so the step's communication is taken as %.0f× the measured one "+
 			"(%.2f GB: all-gathers %.2f, all-reduces %.2f) in %d collectives (the measured count × %d/%d layers). "+
-			"The compute is %s over its %.0f steps (%s training graphs in batches of %d): %.1f ms a step; "+
-			"%s. Each collective costs %.0f µs besides its bytes (assumed).\n\n",
-			collectivesFile, measured.Model.Layers, c.width, thousands(c.nodes), c.ops, thousands(int(c.gatherBytes+c.reduceBytes)), thousands(int(c.gatherBytes)), thousands(int(c.reduceBytes)),
+			"The compute is this implementation's training epoch on one %s (`%s/`, the sparse execution, the device call of %s: %.2f s) over its %.0f steps (%s training graphs in batches of %d): %.1f ms a step; "+
+			"the paper's A100 epoch, for comparison, is %.2f s. Each collective costs %.0f µs besides its bytes (assumed).\n\n",
+			collectivesFile, measured.Model.Layers, width, thousands(measuredNodes), ops, thousands(int(gatherBytes+reduceBytes)), thousands(int(gatherBytes)), thousands(int(reduceBytes)),
 			productNodes/graphs, cpuFile, thousands(int(productNodes)), thousands(int(graphs)), thousands(int(math.Round(nodes))), zinc.BatchSize, zinc.Model.Layers, zinc.Model.Hidden, scale,
-			scale*(c.gatherBytes+c.reduceBytes)/1e9, scale*c.gatherBytes/1e9, scale*c.reduceBytes/1e9, ops, zinc.Model.Layers, measured.Model.Layers,
-			computeFrom, steps, thousands(zincTrainGraphs), zinc.BatchSize, 1e3*epoch/steps, standIn, 1e6*collectiveLatency)
+			scale*(gatherBytes+reduceBytes)/1e9, scale*gatherBytes/1e9, scale*reduceBytes/1e9, zincOps, zinc.Model.Layers, measured.Model.Layers,
+			ours[0].Machine, gpuDir, ours[0].Date, epoch, steps, thousands(zincTrainGraphs), zinc.BatchSize, 1e3*epoch/steps, paperEpoch, 1e6*collectiveLatency)
 		b.WriteString("| interconnect | GPUs | compute, ms/step | communication, ms/step | step, ms | speed-up | epoch, s |\n|---|---:|---:|---:|---:|---:|---:|\n")
 		for _, ic := range interconnects {
-			m := stepModel{compute: epoch / steps, gatherBytes: scale * c.gatherBytes, reduceBytes: scale * c.reduceBytes, ops: ops, bandwidth: ic.bandwidth, latency: collectiveLatency}
+			m := stepModel{compute: epoch / steps, gatherBytes: scale * gatherBytes, reduceBytes: scale * reduceBytes, ops: zincOps, bandwidth: ic.bandwidth, latency: collectiveLatency}
 			for _, n := range []int{1, 2, 4, 8} {
 				fmt.Fprintf(&b, "| %s | %d | %.1f | %.1f | %.1f | %.1f× | %.2f |\n", ic.name, n, 1e3*m.compute/float64(n), 1e3*m.communication(n), 1e3*m.step(n), m.step(1)/m.step(n), steps*m.step(n))
 			}

@@ -3,6 +3,7 @@ package main
 import (
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -29,24 +30,18 @@ func TestStepModel(t *testing.T) {
 	}
 }
 
-func TestReadCollectives(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "c.jsonl")
-	writeRecords(t, path, `== collectives
+// The model takes scripts/devices-collectives.sh's totals: records without them (the counts per
+// kind of collective alone) are an error that names what is missing.
+func TestScalingNeedsTotals(t *testing.T) {
+	root := t.TempDir()
+	writeRecords(t, filepath.Join(root, "c.jsonl"), `== collectives
 {"op": "all-gather", "ops": 43, "bytes": 534656}
-{"op": "all-reduce", "ops": 32, "bytes": 477772}
-{"largest": "all-reduce", "bytes": 99936, "result": "(f32[694,2]{1,0}, f32[694,24]{1,0})", "dims": []}
-{"largest": "all-gather", "bytes": 66624, "result": "f32[694,24]{1,0}", "dims": [694, 24]}
-{"largest": "all-gather", "bytes": 1000, "result": "f32[10,25]{1,0}", "dims": [10, 25]}
 `)
-	c, err := readCollectives(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := (collectives{gatherBytes: 534656, reduceBytes: 477772, ops: 75, nodes: 694, width: 24}); c != want {
-		t.Errorf("%+v, want %+v", c, want)
-	}
-	writeRecords(t, path, "== collectives\n{\"op\": \"all-gather\", \"ops\": 1, \"bytes\": 4}\n")
-	if _, err := readCollectives(path); err == nil {
-		t.Error("records without all-reduces and shapes: no error")
+	writeRecords(t, filepath.Join(root, "cpu.jsonl"), `== cli preprocess zinc12k cold
+{"product_nodes": 6674994, "graphs": 12000}
+`)
+	_, err := scalingSection("c.jsonl", "cpu.jsonl", "gpu")(root)
+	if err == nil || !strings.Contains(err.Error(), `no "collectives" in part "totals"`) {
+		t.Errorf("records without totals: %v", err)
 	}
 }
