@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
@@ -27,38 +26,35 @@ var specs = map[string]model.Spec{
 	"synthetic":       {NodeVocab: []int{1}, EdgeVocab: []int{2}, Tasks: 1},
 }
 
-// recipesSection is the table of recipe.All, with each configuration's parameter count:
-// ours, and the authors' get_model_params for the same configuration (model.ParameterCounts).
+// recipesSection is the table of recipe.All (layouts/recipes.md.tmpl), with each
+// configuration's parameter count: ours, and the authors' get_model_params for the same
+// configuration (model.ParameterCounts).
 func recipesSection(string) (string, error) {
-	var b strings.Builder
-	b.WriteString("| dataset | sampling | layers × width | lr | epochs | batch | dropout | k (PE) | layer encoder | residual | pooling | loss / metric | optimiser, schedule | parameters: ours / authors' count | source |\n")
-	b.WriteString("|---|---:|---|---:|---:|---:|---:|---|---|---|---|---|---|---:|---|\n")
+	type row struct {
+		R                           recipe.Recipe
+		C                           training.Config
+		Sampling, Optimiser, Params string
+	}
+	var rows []row
 	for _, r := range recipe.All {
 		c, _, err := configOf(r.Params)
 		if err != nil {
 			return "", fmt.Errorf("%s at %g: %w", r.Dataset, r.Ratio, err)
 		}
-		params := "—"
+		x := row{R: r, C: c, Sampling: "full bag", Optimiser: optimiser(c), Params: "—"}
 		if _, ok := specs[r.Dataset]; ok {
 			ours, theirs, err := parameterCounts(r.Dataset, r.Params)
 			if err != nil {
 				return "", fmt.Errorf("%s at %g: %w", r.Dataset, r.Ratio, err)
 			}
-			params = fmt.Sprintf("%s / %s", thousands(ours), thousands(theirs))
+			x.Params = fmt.Sprintf("%s / %s", thousands(ours), thousands(theirs))
 		}
-		sampling := "full bag"
 		if c.SamplingRatio < 1 {
-			sampling = fmt.Sprintf("%g %%, %d draws", 100*c.SamplingRatio, c.EvalSamples)
+			x.Sampling = fmt.Sprintf("%g %%, %d draws", 100*c.SamplingRatio, c.EvalSamples)
 		}
-		pe := fmt.Sprintf("%d, %s", c.Model.PEK, c.Model.PEMode)
-		if !c.Model.EdgeFeatures {
-			pe += "; no bonds in attention"
-		}
-		fmt.Fprintf(&b, "| `%s` | %s | %d × %d | %g | %d | %d | %g | %s | %s | %s | %s | %s / %s | %s | %s | %s |\n",
-			r.Dataset, sampling, c.Model.Layers, c.Model.Hidden, c.LearningRate, c.Epochs, c.BatchSize, c.Model.Dropout, pe,
-			c.Model.LayerEncoder, yesNo(c.Model.Residual), c.Model.Pooling, c.Loss, c.Metric.Name, optimiser(c), params, r.Source)
+		rows = append(rows, x)
 	}
-	return b.String(), nil
+	return layout("recipes", rows)
 }
 
 // configOf is the configuration of a run with params, and the context holding every
@@ -104,13 +100,6 @@ func optimiser(c training.Config) string {
 		return fmt.Sprintf("%s, %d warm-up epochs, cosine to %g", o, c.WarmupEpochs, c.MinLearningRate)
 	}
 	return o + ", constant"
-}
-
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "no"
 }
 
 // thousands writes n with a comma between groups of three digits.
