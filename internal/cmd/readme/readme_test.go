@@ -131,7 +131,7 @@ func TestSamplingStatus(t *testing.T) {
 		{model: "C", folder: "c", dataset: molesol, ratio: 0.5, value: pv("0.830", "0.010"), mean: 0.83, std: 0.01},
 		{model: "D", folder: "d", dataset: molesol, ratio: 0.5, value: pv("0.830", "0.010"), mean: 0.83, std: 0.01},
 	}
-	out, err := samplingSection(cells)(root)
+	out, err := samplingSection("molesol-sampling", cells)(root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -54,7 +54,7 @@ func recipesSection(string) (string, error) {
 		}
 		rows = append(rows, x)
 	}
-	return layout("recipes", rows)
+	return renderTemplate("recipes", "", nil, rows)
 }
 
 // configOf is the configuration of a run with params, and the context holding every

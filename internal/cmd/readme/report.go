@@ -1,7 +1,6 @@
 package main
 
 import (
-	"embed"
 	"errors"
 	"fmt"
 	"maps"
@@ -10,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/template"
 
 	"github.com/sgformer/sgformer/sgformer/recipe"
 	"github.com/sgformer/sgformer/sgformer/training"
@@ -30,25 +28,6 @@ const (
 	// machine's two cores.
 	gpuHours = 48.0
 )
-
-// layouts are the sections that are the layout of what this program computes from the runs
-// (rather than of records, templates): layouts/NAME.md.tmpl, executed on it with the functions
-// join (strings.Join), metric (metricName), thousands and duration.
-//
-//go:embed layouts/*.md.tmpl
-var layouts embed.FS
-
-// layout renders layouts/NAME.md.tmpl with data.
-func layout(name string, data any) (string, error) {
-	funcs := template.FuncMap{"join": strings.Join, "metric": metricName, "thousands": thousands, "duration": duration}
-	t, err := template.New("").Option("missingkey=error").Funcs(funcs).ParseFS(layouts, "layouts/*.md.tmpl")
-	if err != nil {
-		return "", err
-	}
-	var b strings.Builder
-	err = t.ExecuteTemplate(&b, name+".md.tmpl", data)
-	return b.String(), err
-}
 
 // runFolder is where the runs of dataset's cells go under results/: scripts/repro.sh's tables
 // for ogbg-molesol and ogbg-molbace, else the dataset's name.
@@ -277,7 +256,7 @@ func paperSection(t paperTable, notes ...otherRun) func(root string) (string, er
 			}
 			lines = append(lines, line)
 		}
-		return layout("paper", map[string]any{"Rows": rows, "Folders": folders, "Empty": empty, "Unpublished": unpublished, "Notes": lines})
+		return renderTemplate("_paper", "", nil, map[string]any{"Rows": rows, "Folders": folders, "Empty": empty, "Unpublished": unpublished, "Notes": lines})
 	}
 }
 
@@ -391,7 +370,7 @@ func runTimeSection(t paperTable) func(root string) (string, error) {
 			}
 			rows = append(rows, x)
 		}
-		return layout("run-time", map[string]any{"Rows": rows, "Dataset": t.rows[0].cells[0].dataset, "Bench": recipeBenchFile})
+		return renderTemplate("_run-time", recipeBenchFile, nil, map[string]any{"Rows": rows, "Dataset": t.rows[0].cells[0].dataset, "Bench": recipeBenchFile})
 	}
 }
 
@@ -478,7 +457,7 @@ func (rc *reportContext) newTally() (*tally, error) {
 	return t, nil
 }
 
-// tallySection renders the layout name (the README's results at a glance, the report's summary)
+// tallySection renders the section name (the README's results at a glance, the report's summary)
 // from the tally of the cells.
 func tallySection(name string) func(root string) (string, error) {
 	return func(root string) (string, error) {
@@ -490,6 +469,6 @@ func tallySection(name string) func(root string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		return layout(name, t)
+		return renderTemplate(name, recipeBenchFile, nil, t)
 	}
 }

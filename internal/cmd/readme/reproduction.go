@@ -115,7 +115,7 @@ func meanStd(xs []float64, digits int) (string, float64, float64) {
 // samplingSection renders scripts/repro.sh's runs of cells (a sampling table): the cells as the
 // paper's tables have them (reportContext.cell), with the ratio as a percent and the first
 // run's hyperparameters.
-func samplingSection(cells []paperCell) func(root string) (string, error) {
+func samplingSection(name string, cells []paperCell) func(root string) (string, error) {
 	return func(root string) (string, error) {
 		rc, err := newReportContext(root)
 		if err != nil {
@@ -133,7 +133,7 @@ func samplingSection(cells []paperCell) func(root string) (string, error) {
 			}
 			rows = append(rows, row)
 		}
-		return layout("sampling", map[string]any{"Rows": rows, "Folder": runFolder(cells[0].dataset)})
+		return renderTemplate(name, "", nil, map[string]any{"Rows": rows, "Folder": runFolder(cells[0].dataset)})
 	}
 }
 
@@ -172,7 +172,7 @@ func pairedSection(names, dirs [2]string, moved map[string]string, cells []paper
 				rows = append(rows, row{c.model, fmt.Sprintf("%g %%", 100*c.ratio), c.value.String(), cols[0], cols[1]})
 			}
 		}
-		return layout("paired", map[string]any{"Names": names, "Rows": rows, "Metric": metric, "Where": where, "Moved": moved})
+		return renderTemplate("_paired", "", nil, map[string]any{"Names": names, "Rows": rows, "Metric": metric, "Where": where, "Moved": moved})
 	}
 }
 

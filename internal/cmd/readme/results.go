@@ -12,7 +12,7 @@ import (
 )
 
 // The results of README.md and docs/results.md, rendered from the run directories committed
-// under results/ (layouts/run.md.tmpl).
+// under results/ (templates/_run.md.tmpl).
 
 // metricName is how the README writes a metric.
 func metricName(m string) string {
@@ -38,12 +38,12 @@ func summarySection(run string) func(root string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		return layout("run", map[string]any{"Run": run, "Summary": s})
+		return renderTemplate("_run", run, nil, map[string]any{"Run": run, "Summary": s})
 	}
 }
 
 // epochsSection renders a run's per-epoch records and its summary.
-func epochsSection(run string) func(root string) (string, error) {
+func epochsSection(name, run string) func(root string) (string, error) {
 	return func(root string) (string, error) {
 		recs, err := training.ReadRecords(filepath.Join(root, run, training.MetricsFile))
 		if err != nil {
@@ -53,12 +53,12 @@ func epochsSection(run string) func(root string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		return layout("epochs", map[string]any{"Run": run, "Summary": s, "Records": recs})
+		return renderTemplate(name, run, nil, map[string]any{"Run": run, "Summary": s, "Records": recs})
 	}
 }
 
 // compareSection renders a `sgformer compare` output's compare.json.
-func compareSection(dir string) func(root string) (string, error) {
+func compareSection(name, dir string) func(root string) (string, error) {
 	return func(root string) (string, error) {
 		raw, err := os.ReadFile(filepath.Join(root, dir, "compare.json"))
 		if err != nil {
@@ -71,7 +71,7 @@ func compareSection(dir string) func(root string) (string, error) {
 		if len(rows) == 0 {
 			return "", fmt.Errorf("%s/compare.json holds no run", dir)
 		}
-		return layout("compare", rows)
+		return renderTemplate(name, dir, nil, rows)
 	}
 }
 
@@ -103,7 +103,7 @@ func seedsSection(dir, paper string) func(root string) (string, error) {
 			partial = partial || r.summary.Epochs < r.want
 		}
 		ours, _, _ := meanStd(tests, 3)
-		return layout("seeds", map[string]any{"Seeds": seeds, "Ours": ours, "Paper": paper, "Partial": partial})
+		return renderTemplate("_seeds", dir, nil, map[string]any{"Seeds": seeds, "Ours": ours, "Paper": paper, "Partial": partial})
 	}
 }
 

@@ -14,11 +14,17 @@ import (
 	"github.com/sgformer/sgformer/internal/record"
 )
 
-// templates are the sections that are layout: templates/NAME.md.tmpl renders the section NAME
-// with the functions of recordFuncs, over records and what the Go side groups (its dot).
+// templates are the layouts of the sections, parsed once into one set (so that a {{define}} of
+// one file serves every other): templates/NAME.md.tmpl renders the section NAME, and
+// templates/_NAME.md.tmpl is a layout several sections share. A template's dot is what the Go
+// side computes for it (nil for a layout of records alone); its functions are recordFuncs' over
+// the section's records and rowFuncs'.
 //
 //go:embed templates/*.md.tmpl
-var templates embed.FS
+var templateFiles embed.FS
+
+var templates = template.Must(template.New("").Option("missingkey=error").Funcs(rowFuncs).Funcs(recordFuncs("", nil)).
+	ParseFS(templateFiles, "templates/*.md.tmpl"))
 
 // templateSection is the section name, rendered by templates/NAME.md.tmpl from the records of
 // files (paths under the project root; a folder stands for its *.jsonl files), read in order
@@ -27,10 +33,9 @@ func templateSection(name string, files ...string) func(root string) (string, er
 	return func(root string) (string, error) {
 		var recs record.Set
 		for _, f := range files {
-			path := filepath.Join(root, f)
-			paths := []string{path}
-			if info, err := os.Stat(path); err == nil && info.IsDir() {
-				paths, _ = filepath.Glob(filepath.Join(path, "*.jsonl")) // the pattern is valid
+			paths := []string{filepath.Join(root, f)}
+			if info, err := os.Stat(paths[0]); err == nil && info.IsDir() {
+				paths, _ = filepath.Glob(filepath.Join(paths[0], "*.jsonl")) // the pattern is valid
 				if len(paths) == 0 {
 					return "", fmt.Errorf("no records (*.jsonl) in %s", f)
 				}
@@ -47,19 +52,27 @@ func templateSection(name string, files ...string) func(root string) (string, er
 	}
 }
 
-// renderTemplate renders templates/NAME.md.tmpl with the functions of recordFuncs over recs, the
-// records of file (a file or a folder of them), and data as its dot: what the Go side adds.
+// renderTemplate renders templates/NAME.md.tmpl (name "_paper" for _paper.md.tmpl) with data as
+// its dot and the functions of recordFuncs over recs, the records of file (a file or a folder of
+// them; none for a layout of what the Go side computes alone).
 func renderTemplate(name, file string, recs record.Set, data any) (string, error) {
-	t, err := template.New(name+".md.tmpl").Option("missingkey=error").Funcs(recordFuncs(file, recs)).ParseFS(templates, "templates/"+name+".md.tmpl")
+	t, err := templates.Clone()
 	if err != nil {
 		return "", err
 	}
 	var b strings.Builder
-	if err := t.Execute(&b, data); err != nil {
-		return "", err
-	}
-	return b.String(), nil
+	err = t.Funcs(recordFuncs(file, recs)).ExecuteTemplate(&b, name+".md.tmpl", data)
+	return b.String(), err
 }
+
+// rowFuncs are the functions of the templates over what the Go side computes, beside
+// recordFuncs' (which are over records):
+//
+//	metric NAME          how the documents write a metric ("rmse" is "RMSE")
+//	duration S           S seconds in minutes, or hours and minutes from an hour on
+//	commas N             the integer N with commas between groups of three digits
+//	joinStrings XS SEP   the strings XS separated by SEP
+var rowFuncs = template.FuncMap{"metric": metricName, "duration": duration, "commas": thousands, "joinStrings": strings.Join}
 
 // recordFuncs are the functions of the templates, over recs, the records of file. A PART or
 // WHAT argument names a part or a quantity, or, ending in "*", every one that begins with what

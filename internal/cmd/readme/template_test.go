@@ -99,15 +99,20 @@ BenchmarkTupleOrder/K=3/inference-2 1 1 ns/op 4.378 s/graph
 	}
 }
 
-// Every template renders a section of the documents.
+// Every template renders a section of the documents, or is a layout several share (_NAME), and
+// a section without its template is an error.
 func TestTemplatesAreSections(t *testing.T) {
-	files, err := fs.Glob(templates, "templates/*.md.tmpl")
+	files, err := fs.Glob(templateFiles, "templates/*.md.tmpl")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("templates %q, %v", files, err)
 	}
 	for _, f := range files {
-		if name := strings.TrimSuffix(path.Base(f), ".md.tmpl"); sections[name] == nil {
-			t.Errorf("%s: no section %q", f, name)
+		name := strings.TrimSuffix(path.Base(f), ".md.tmpl")
+		if !strings.HasPrefix(name, "_") && sections[name] == nil {
+			t.Errorf("%s: no section %q (a layout several sections share is named _NAME)", f, name)
 		}
+	}
+	if _, err := renderTemplate("no-such-section", "", nil, nil); err == nil {
+		t.Error("a section without its template rendered")
 	}
 }
