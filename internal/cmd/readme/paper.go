@@ -40,7 +40,7 @@ var (
 	concatPE        = variant{"Subgraphormer + concatenation PE", "subgraphormer-concat", map[string]any{model.ParamPEMode: string(preprocess.Concat)}}
 
 	// variants are the rows paper.csv names by their folder.
-	variants = []*variant{&gin, &sswlPlus, &subgraphormer, &subgraphormerPE, &concatPE}
+	variants = []variant{gin, sswlPlus, subgraphormer, subgraphormerPE, concatPE}
 )
 
 // benchName is the variant's name in BenchmarkRecipeStep: the recipe's for the rows on product
@@ -62,9 +62,7 @@ type paperValue struct{ mean, std string }
 // String is the value as the paper writes it, "mean ± std".
 func (v paperValue) String() string { return v.mean + " ± " + v.std }
 
-// pv is a paper value; dash is an empty cell.
-func pv(mean, std string) paperValue { return paperValue{mean, std} }
-
+// dash is an empty cell.
 var dash = paperValue{}
 
 // A paperRow is a row of a table: its name in the LaTeX (texRows' key: the first column, and
@@ -73,15 +71,6 @@ var dash = paperValue{}
 type paperRow struct {
 	tex, params string
 	cells       []paperCell
-}
-
-// values returns the row's values, as the LaTeX writes them.
-func (r paperRow) values() []paperValue {
-	var vs []paperValue
-	for _, c := range r.cells {
-		vs = append(vs, c.value)
-	}
-	return vs
 }
 
 // A paperTable is a table of the paper: its LaTeX label and the rows of the models this project
@@ -104,40 +93,21 @@ func (t paperTable) cells() []paperCell {
 	return out
 }
 
-// readPaper reads the paper's tables from CSV (the columns table, row, params, model, dataset,
-// ratio, mean, std), in their order; an error names the line.
+// readPaper reads the paper's tables from CSV (paperHeader), in their order; an error names the
+// line.
 func readPaper(r io.Reader) ([]paperTable, error) {
-	cr := csv.NewReader(r)
-	header, err := cr.Read()
-	if err != nil || strings.Join(header, ",") != "table,row,params,model,dataset,ratio,mean,std" {
-		return nil, fmt.Errorf("paper.csv: want the header table,row,params,model,dataset,ratio,mean,std (%v)", err)
+	lines, err := csv.NewReader(r).ReadAll() // every line with the header's fields
+	if err != nil {
+		return nil, fmt.Errorf("paper.csv: %w", err)
+	}
+	if len(lines) == 0 || strings.Join(lines[0], ",") != paperHeader {
+		return nil, fmt.Errorf("paper.csv: want the header %s", paperHeader)
 	}
 	var tables []paperTable
-	for {
-		f, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		line, _ := cr.FieldPos(0)
+	for i, f := range lines[1:] {
+		c, err := readCell(f[3], f[4], f[5], f[6], f[7])
 		if err != nil {
-			return nil, fmt.Errorf("paper.csv: %w", err)
-		}
-		i := slices.IndexFunc(variants, func(v *variant) bool { return v.folder == f[3] })
-		ratio, rerr := strconv.ParseFloat(f[5], 64)
-		if i < 0 || rerr != nil || f[4] == "" {
-			return nil, fmt.Errorf("paper.csv:%d: want a model of %d, a dataset and a ratio: %q", line, len(variants), f)
-		}
-		v := variants[i]
-		c := paperCell{model: v.name, folder: v.folder, dataset: f[4], ratio: ratio, changes: v.changes, bench: v.benchName()}
-		if f[6] != "-" {
-			c.value = pv(f[6], f[7])
-			c.mean, err = strconv.ParseFloat(f[6], 64)
-			if err == nil {
-				c.std, err = strconv.ParseFloat(f[7], 64)
-			}
-			if err != nil {
-				return nil, fmt.Errorf("paper.csv:%d: %w", line, err)
-			}
+			return nil, fmt.Errorf("paper.csv:%d: %w", i+2, err)
 		}
 		if len(tables) == 0 || tables[len(tables)-1].label != f[0] {
 			tables = append(tables, paperTable{label: f[0]})
@@ -146,8 +116,7 @@ func readPaper(r io.Reader) ([]paperTable, error) {
 		if len(t.rows) == 0 || t.rows[len(t.rows)-1].tex != f[1] {
 			t.rows = append(t.rows, paperRow{tex: f[1], params: f[2]})
 		}
-		row := &t.rows[len(t.rows)-1]
-		row.cells = append(row.cells, c)
+		t.rows[len(t.rows)-1].cells = append(t.rows[len(t.rows)-1].cells, c)
 	}
 	for _, t := range tables {
 		for _, r := range t.rows {
@@ -157,6 +126,30 @@ func readPaper(r io.Reader) ([]paperTable, error) {
 		}
 	}
 	return tables, nil
+}
+
+// paperHeader is paper.csv's first line: its columns.
+const paperHeader = "table,row,params,model,dataset,ratio,mean,std"
+
+// readCell is the cell of the variant named folder on dataset at ratio, mean and std as the
+// paper writes them ("-" for an empty cell).
+func readCell(folder, dataset, ratio, mean, std string) (paperCell, error) {
+	i := slices.IndexFunc(variants, func(v variant) bool { return v.folder == folder })
+	if i < 0 {
+		return paperCell{}, fmt.Errorf("no model %q", folder)
+	}
+	v := variants[i]
+	c := paperCell{model: v.name, folder: v.folder, dataset: dataset, changes: v.changes, bench: v.benchName()}
+	var err error
+	if c.ratio, err = strconv.ParseFloat(ratio, 64); err != nil || mean == "-" {
+		return c, err
+	}
+	c.value = paperValue{mean, std}
+	if c.mean, err = strconv.ParseFloat(mean, 64); err != nil {
+		return c, err
+	}
+	c.std, err = strconv.ParseFloat(std, 64)
+	return c, err
 }
 
 // paperTables are the paper's tables, read from paper.csv.

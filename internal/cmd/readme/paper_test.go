@@ -171,6 +171,18 @@ GNN-SSWL$+$~\cite{z} & $500k$ & $82.70$\tiny $\pm1.80\phantom{0}$ & $ 0.200$\tin
 	}
 }
 
+// pv is a paper value.
+func pv(mean, std string) paperValue { return paperValue{mean, std} }
+
+// values returns the row's values, as the LaTeX writes them.
+func (r paperRow) values() []paperValue {
+	var vs []paperValue
+	for _, c := range r.cells {
+		vs = append(vs, c.value)
+	}
+	return vs
+}
+
 func keys[V any](m map[string]V) []string {
 	var ks []string
 	for k := range m {
