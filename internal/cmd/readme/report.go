@@ -141,11 +141,28 @@ func metricScale(cfg training.Config) float64 {
 // ± std over the seeds), the seeds and their epochs, the status, and the CPU hours of its seeds.
 type Outcome struct{ Ours, Seeds, Epochs, Status, Hours string }
 
-// A reportRow is a cell of a paper's table as the report writes it.
+// A reportRow is a cell of a paper's table as the report writes it, and its runs.
 type reportRow struct {
 	Model, Dataset, Sampling, Paper string
 	Outcome
-	Hyperparameters string // of its first run, in the sampling tables
+	runs []seedRun // none where the cell has not run
+}
+
+// Hyperparameters summarises the configuration of the row's first run, "" where there is none.
+func (r reportRow) Hyperparameters() string {
+	if len(r.runs) == 0 {
+		return ""
+	}
+	return hyperparameters(r.runs[0].config)
+}
+
+// medianEpoch is the median of the runs' epochs (seedRun.epochSecs).
+func medianEpoch(runs []seedRun) float64 {
+	var secs []float64
+	for _, r := range runs {
+		secs = append(secs, r.epochSecs)
+	}
+	return median(secs)
 }
 
 // runsOutcome is the outcome of a cell's runs (at least one), the test metric times scale with
@@ -153,12 +170,11 @@ type reportRow struct {
 // mean ± std intervals overlap, else differs by so many of the paper's std; the CPU hours of
 // the seeds from the runs' median epoch.
 func runsOutcome(c paperCell, runs []seedRun, scale float64, digits int) Outcome {
-	var tests, secs []float64
+	var tests []float64
 	var seeds, epochs []string
 	done := 0
 	for _, r := range runs {
 		tests = append(tests, scale*r.summary.TestAtBest)
-		secs = append(secs, r.epochSecs)
 		seeds = append(seeds, fmt.Sprint(r.summary.Seed))
 		epochs = append(epochs, fmt.Sprint(r.summary.Epochs))
 		if r.summary.Epochs >= r.want {
@@ -178,7 +194,7 @@ func runsOutcome(c paperCell, runs []seedRun, scale float64, digits int) Outcome
 	default:
 		status = fmt.Sprintf("differs: %+.1f paper std", (mean-c.mean)/c.std)
 	}
-	hours := median(secs) * float64(runs[0].want) * reportSeeds / 3600
+	hours := medianEpoch(runs) * float64(runs[0].want) * reportSeeds / 3600
 	return Outcome{Ours: ours, Seeds: strings.Join(seeds, ", "), Epochs: fmt.Sprintf("%s of %d", strings.Join(epochs, ", "), runs[0].want),
 		Status: status, Hours: fmt.Sprintf("%.1f", hours)}
 }
@@ -197,28 +213,28 @@ func newReportContext(root string) (*reportContext, error) {
 	return &reportContext{root: root, bench: b}, nil
 }
 
-// row returns the row of a cell and its runs under runFolder: the runs' outcome, with the
+// row returns the row of a cell with its runs under runFolder: the runs' outcome, with the
 // hyperparameters in which they differ from the cell's recipe, else the plan.
-func (rc *reportContext) row(c paperCell) (reportRow, []seedRun, error) {
+func (rc *reportContext) row(c paperCell) (reportRow, error) {
 	row := reportRow{Model: c.model, Dataset: c.dataset, Sampling: ratioName(c.ratio), Paper: c.value.String()}
 	cfg, want, err := cellConfig(c)
 	if err != nil {
-		return row, nil, err
+		return row, err
 	}
-	runs, err := cellRuns(filepath.Join(rc.root, runFolder(c.dataset), c.dir()), reportSeeds)
-	if err != nil || len(runs) == 0 {
+	row.runs, err = cellRuns(filepath.Join(rc.root, runFolder(c.dataset), c.dir()), reportSeeds)
+	if err != nil || len(row.runs) == 0 {
 		row.Outcome = rc.bench.plannedOutcome(c, cfg.Epochs)
-		return row, nil, err
+		return row, err
 	}
 	var diffs []string
-	for _, r := range runs {
+	for _, r := range row.runs {
 		diffs = configDiff(diffs, r.config, want)
 	}
-	row.Outcome = runsOutcome(c, runs, metricScale(cfg), decimals(c.value.mean))
+	row.Outcome = runsOutcome(c, row.runs, metricScale(cfg), decimals(c.value.mean))
 	if len(diffs) > 0 {
 		row.Status += "; not the recipe: " + strings.Join(diffs, ", ")
 	}
-	return row, runs, nil
+	return row, nil
 }
 
 // paperSection renders a table of the paper, cell by cell, and after it the runs of others
@@ -232,12 +248,12 @@ func paperSection(t paperTable, notes ...otherRun) func(root string) (string, er
 		var rows []reportRow
 		var folders, empty, unpublished, lines []string
 		for _, c := range t.cells() {
-			row, runs, err := rc.row(c)
+			row, err := rc.row(c)
 			if err != nil {
 				return "", err
 			}
 			rows = append(rows, row)
-			if len(runs) > 0 {
+			if len(row.runs) > 0 {
 				folders = addNew(folders, runFolder(c.dataset))
 			}
 			if _, published, _ := cellParams(c); !published && c.folder != gin.folder {
@@ -365,7 +381,7 @@ func runTimeSection(t paperTable) func(root string) (string, error) {
 			if e, ok := rc.bench.estimate(c); ok && rc.bench.measured(c) {
 				x.Train, x.Test = fmt.Sprintf("%.0f", e.train), fmt.Sprintf("%.1f", e.test)
 			}
-			if x.reportRow, _, err = rc.row(c); err != nil {
+			if x.reportRow, err = rc.row(c); err != nil {
 				return "", err
 			}
 			rows = append(rows, x)
@@ -411,7 +427,7 @@ func (rc *reportContext) newTally() (*tally, error) {
 	for _, table := range statusTables {
 		tc := tableCount{Label: table.label, Cells: len(table.cells()), Counts: make([]int, len(statusKinds))}
 		for _, c := range table.cells() {
-			row, runs, err := rc.row(c)
+			row, err := rc.row(c)
 			if err != nil {
 				return nil, err
 			}
@@ -433,12 +449,8 @@ func (rc *reportContext) newTally() (*tally, error) {
 					hours[id], _ = strconv.ParseFloat(h, 64)
 				}
 				e, ok := rc.bench.estimate(c)
-				if ok && len(runs) > 0 && !slices.ContainsFunc(runs, func(r seedRun) bool { return r.summary.Epochs <= 5 }) {
-					var secs []float64
-					for _, r := range runs {
-						secs = append(secs, r.epochSecs)
-					}
-					t.Estimates = append(t.Estimates, estimateRow{row, median(secs), e.epoch()})
+				if ok && len(row.runs) > 0 && !slices.ContainsFunc(row.runs, func(r seedRun) bool { return r.summary.Epochs <= 5 }) {
+					t.Estimates = append(t.Estimates, estimateRow{row, medianEpoch(row.runs), e.epoch()})
 				}
 			}
 		}

@@ -115,14 +115,14 @@ func TestCellRunsAgainstRecipe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, _, err := rc.row(esol)
+	o, err := rc.row(esol)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := "partial: 2 of 3 seeds finished; not the recipe: pe_k 8 (recipe: 2)"; o.Status != want || o.Ours != "0.850 ± 0.050" {
 		t.Errorf("molesol: %+v, want status %q", o, want)
 	}
-	o, _, err = rc.row(bace)
+	o, err = rc.row(bace)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -113,7 +113,7 @@ func meanStd(xs []float64, digits int) (string, float64, float64) {
 }
 
 // samplingSection renders scripts/repro.sh's runs of cells (a sampling table): the cells as the
-// paper's tables have them (reportContext.cell), with the ratio as a percent and the first
+// paper's tables have them (reportContext.row), with the ratio as a percent and the first
 // run's hyperparameters.
 func samplingSection(name string, cells []paperCell) func(root string) (string, error) {
 	return func(root string) (string, error) {
@@ -123,14 +123,11 @@ func samplingSection(name string, cells []paperCell) func(root string) (string, 
 		}
 		var rows []reportRow
 		for _, c := range cells {
-			row, runs, err := rc.row(c)
+			row, err := rc.row(c)
 			if err != nil {
 				return "", err
 			}
 			row.Sampling = fmt.Sprintf("%g %%", 100*c.ratio)
-			if len(runs) > 0 {
-				row.Hyperparameters = hyperparameters(runs[0].config)
-			}
 			rows = append(rows, row)
 		}
 		return renderTemplate(name, "", nil, map[string]any{"Rows": rows, "Folder": runFolder(cells[0].dataset)})
