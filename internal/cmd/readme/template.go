@@ -14,15 +14,15 @@ import (
 	"github.com/sgformer/sgformer/internal/record"
 )
 
-// templates are the layouts of the sections, parsed once into one set (so that a {{define}} of
-// one file serves every other): templates/NAME.md.tmpl renders the section NAME, and
-// templates/_NAME.md.tmpl is a layout several sections share. A template's dot is what the Go
-// side computes for it (nil for a layout of records alone); its functions are recordFuncs' over
-// the section's records and rowFuncs'.
+// templateFiles are the layouts of the sections: templates/NAME.md.tmpl renders the section
+// NAME, and templates/_NAME.md.tmpl is a layout several sections share.
 //
 //go:embed templates/*.md.tmpl
 var templateFiles embed.FS
 
+// templates are templateFiles parsed once into one set, so that a {{define}} of one file serves
+// every other. A template's dot is what the Go side computes for it (nil for a layout of records
+// alone); its functions are recordFuncs' over the section's records, and rowFuncs'.
 var templates = template.Must(template.New("").Option("missingkey=error").Funcs(rowFuncs).Funcs(recordFuncs("", nil)).
 	ParseFS(templateFiles, "templates/*.md.tmpl"))
 
@@ -33,9 +33,10 @@ func templateSection(name string, files ...string) func(root string) (string, er
 	return func(root string) (string, error) {
 		var recs record.Set
 		for _, f := range files {
-			paths := []string{filepath.Join(root, f)}
-			if info, err := os.Stat(paths[0]); err == nil && info.IsDir() {
-				paths, _ = filepath.Glob(filepath.Join(paths[0], "*.jsonl")) // the pattern is valid
+			path := filepath.Join(root, f)
+			paths := []string{path}
+			if info, err := os.Stat(path); err == nil && info.IsDir() {
+				paths, _ = filepath.Glob(filepath.Join(path, "*.jsonl")) // the pattern is valid
 				if len(paths) == 0 {
 					return "", fmt.Errorf("no records (*.jsonl) in %s", f)
 				}
