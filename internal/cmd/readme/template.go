@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"text/template"
 
@@ -77,40 +78,45 @@ var rowFuncs = template.FuncMap{"metric": metricName, "duration": duration, "com
 
 // recordFuncs are the functions of the templates, over recs, the records of file. A PART or
 // WHAT argument names a part or a quantity, or, ending in "*", every one that begins with what
-// precedes it ("before *", "BenchmarkMatMul/*").
+// precedes it ("before *", "BenchmarkMatMul/*"). Beyond them, the templates use text/template's
+// builtins (printf, index, slice, len, eq, and, or, not).
+//
+// The records:
 //
 //	file                  the path of the records
 //	provenance [PART]     the commands that measured them (PART's), as the documents cite them
 //	parts                 the names of the parts, in order
 //	records PART WHAT     the records of PART's WHAT, with their labels
-//	value PART WHAT UNIT  the first value of PART's WHAT in UNIT; an error where there is none
-//	values PART WHAT UNIT its values, in order
-//	has PART WHAT UNIT    whether it has one
-//	sum PART WHAT UNIT    the sum of its values, 0 where there is none (counts that leave out zeros)
-//	fail FORMAT ARGS…     an error, naming the file, that stops the render
-//	list STRINGS…         the strings, to range over
-//	trimPrefix PREFIX S   S without PREFIX
-//	add X Y, sub X Y      X+Y, X−Y
-//	div X Y, mul X Y      X/Y, X·Y
-//	min XS, max XS        the smallest of XS, the largest; an error where XS is empty
-//	median XS             the median of XS; an error where XS is empty
-//	divAll XS Y           each of XS divided by Y
-//	gib KB                kilobytes in GiB
-//	int X                 X's integer part
-//	thousands X           X's integer part with commas between groups of three digits
-//	minutes S             S seconds in minutes, or hours from 100 minutes on ("5.0 min", "1.7 h")
-//	minSec S              S seconds in minutes and seconds ("3 min 05 s")
-//	fields S              S's words
-//	join FORMAT XS        XS each written with FORMAT, separated by ", "
-//	medianRange FORMAT XS the median of XS and, for more than one, their range in brackets
-//	cell FORMAT XS N      the Nth of XS (from 1) written with FORMAT, or "—" where XS is shorter
-//	seq N                 1, 2, …, N
-//	longest XS…           the length of the longest of XS
+//	values PART WHAT UNIT the values of PART's WHAT in UNIT, in order (none is false in an if)
+//	value PART WHAT UNIT  the first of them; an error where there is none
 //	latest PART WHAT      the records of PART's WHAT that the latest command measuring it
 //	                      measured (none where there are none)
 //	need R WHAT           the record of WHAT that R's command measured in R's part; an
 //	                      error where there is none
 //	maybe R WHAT          the same, or a zero record where there is none
+//	fail FORMAT ARGS…     an error, naming the file, that stops the render
+//
+// Numbers (XS a list of them):
+//
+//	add X Y, sub X Y      X+Y, X−Y
+//	mul X Y, div X Y      X·Y, X/Y
+//	divAll XS Y           each of XS divided by Y
+//	sum XS                the sum of XS, 0 for none
+//	min XS, max XS        the smallest of XS, the largest; an error where XS is empty
+//	median XS             the median of XS; an error where XS is empty
+//	gib KB                kilobytes in GiB
+//
+// Text:
+//
+//	list STRINGS…         the strings, to range over
+//	fields S              S's words
+//	trimPrefix PREFIX S   S without PREFIX
+//	thousands X           X's integer part with commas between groups of three digits
+//	minSec S              S seconds in minutes and seconds ("3 min 05 s")
+//	join FORMAT XS        XS each written with FORMAT, separated by ", "
+//	medianRange FORMAT XS the median of XS and, for more than one, their range in brackets
+//	columns FORMAT XS…    the rows of the columns XS: the row's number from 1, then each
+//	                      column's value written with FORMAT, "—" past its end
 func recordFuncs(file string, recs record.Set) template.FuncMap {
 	values := func(part, what, unit string) []float64 {
 		var xs []float64
@@ -138,7 +144,18 @@ func recordFuncs(file string, recs record.Set) template.FuncMap {
 			}
 			return provenance(recs.Where(func(r record.Record) bool { return matches(r.Part, part[0]) }))
 		},
-		"parts":  recs.Parts,
+		"parts": recs.Parts,
+		"records": func(part, what string) record.Set {
+			return recs.Where(func(r record.Record) bool { return matches(r.Part, part) && matches(r.What, what) })
+		},
+		"values": values,
+		"value": func(part, what, unit string) (float64, error) {
+			xs := values(part, what, unit)
+			if len(xs) == 0 {
+				return 0, fmt.Errorf("%s: part %q has no %q in %q", file, part, what, unit)
+			}
+			return xs[0], nil
+		},
 		"latest": func(part, what string) record.Set { return latest(recs, part, what) },
 		"need": func(r record.Record, what string) (record.Record, error) {
 			if x, ok := beside(recs, r, what); ok {
@@ -150,37 +167,13 @@ func recordFuncs(file string, recs record.Set) template.FuncMap {
 			x, _ := beside(recs, r, what)
 			return x
 		},
-		"records": func(part, what string) record.Set {
-			return recs.Where(func(r record.Record) bool { return matches(r.Part, part) && matches(r.What, what) })
-		},
-		"value": func(part, what, unit string) (float64, error) {
-			xs := values(part, what, unit)
-			if len(xs) == 0 {
-				return 0, fmt.Errorf("%s: part %q has no %q in %q", file, part, what, unit)
-			}
-			return xs[0], nil
-		},
-		"values": values,
-		"has":    func(part, what, unit string) bool { return len(values(part, what, unit)) > 0 },
-		"sum": func(part, what, unit string) float64 {
-			total := 0.0
-			for _, x := range values(part, what, unit) {
-				total += x
-			}
-			return total
-		},
 		"fail": func(format string, args ...any) (string, error) {
 			return "", fmt.Errorf("%s: %s", file, fmt.Sprintf(format, args...))
 		},
-		"list":       func(s ...string) []string { return s },
-		"trimPrefix": func(prefix, s string) string { return strings.TrimPrefix(s, prefix) },
-		"add":        func(x, y float64) float64 { return x + y },
-		"sub":        func(x, y float64) float64 { return x - y },
-		"div":        func(x, y float64) float64 { return x / y },
-		"mul":        func(x, y float64) float64 { return x * y },
-		"min":        nonempty("smallest", slices.Min[[]float64]),
-		"max":        nonempty("largest", slices.Max[[]float64]),
-		"median":     nonempty("median", gpuresult.Median),
+		"add": func(x, y float64) float64 { return x + y },
+		"sub": func(x, y float64) float64 { return x - y },
+		"mul": func(x, y float64) float64 { return x * y },
+		"div": func(x, y float64) float64 { return x / y },
 		"divAll": func(xs []float64, y float64) []float64 {
 			var q []float64
 			for _, x := range xs {
@@ -188,39 +181,30 @@ func recordFuncs(file string, recs record.Set) template.FuncMap {
 			}
 			return q
 		},
-		"gib":       func(kb float64) float64 { return kb / (1 << 20) },
-		"int":       func(x float64) int { return int(x) },
-		"thousands": func(x float64) string { return thousands(int(x)) },
-		"minutes":   minutes,
-		"minSec":    minSec,
-		"fields":    strings.Fields,
+		"sum": func(xs []float64) float64 {
+			total := 0.0
+			for _, x := range xs {
+				total += x
+			}
+			return total
+		},
+		"min":         nonempty("smallest", slices.Min[[]float64]),
+		"max":         nonempty("largest", slices.Max[[]float64]),
+		"median":      nonempty("median", gpuresult.Median),
+		"gib":         func(kb float64) float64 { return kb / (1 << 20) },
+		"list":        func(s ...string) []string { return s },
+		"fields":      strings.Fields,
+		"trimPrefix":  func(prefix, s string) string { return strings.TrimPrefix(s, prefix) },
+		"thousands":   func(x float64) string { return thousands(int(x)) },
+		"minSec":      minSec,
+		"medianRange": medianRange,
+		"columns":     columns,
 		"join": func(format string, xs []float64) string {
 			var s []string
 			for _, x := range xs {
 				s = append(s, fmt.Sprintf(format, x))
 			}
 			return strings.Join(s, ", ")
-		},
-		"medianRange": medianRange,
-		"cell": func(format string, xs []float64, n int) string {
-			if n < 1 || n > len(xs) {
-				return "—"
-			}
-			return fmt.Sprintf(format, xs[n-1])
-		},
-		"seq": func(n int) []int {
-			var s []int
-			for i := 1; i <= n; i++ {
-				s = append(s, i)
-			}
-			return s
-		},
-		"longest": func(xss ...[]float64) int {
-			n := 0
-			for _, xs := range xss {
-				n = max(n, len(xs))
-			}
-			return n
 		},
 	}
 }
@@ -274,16 +258,26 @@ func provenance(recs record.Set) string {
 	return strings.Join(cs, "; ")
 }
 
-// minutes writes seconds as minutes, or hours from 100 minutes on.
-func minutes(s float64) string {
-	if s >= 6000 {
-		return fmt.Sprintf("%.1f h", s/3600)
-	}
-	return fmt.Sprintf("%.1f min", s/60)
-}
-
 // minSec writes seconds as minutes and seconds.
 func minSec(s float64) string {
 	r := int(math.Round(s))
 	return fmt.Sprintf("%d min %02d s", r/60, r%60)
+}
+
+// columns lays the columns cols out in rows: each the row's number from 1, then each column's
+// value written with format f, "—" where the column is shorter.
+func columns(f string, cols ...[]float64) [][]string {
+	var rows [][]string
+	for i := 0; slices.ContainsFunc(cols, func(c []float64) bool { return i < len(c) }); i++ {
+		row := []string{strconv.Itoa(i + 1)}
+		for _, c := range cols {
+			if i < len(c) {
+				row = append(row, fmt.Sprintf(f, c[i]))
+			} else {
+				row = append(row, "—")
+			}
+		}
+		rows = append(rows, row)
+	}
+	return rows
 }
