@@ -1,9 +1,7 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -11,41 +9,6 @@ import (
 
 	"github.com/sgformer/sgformer/sgformer/brec"
 )
-
-// separations are a model's |f(rook) − f(Shrikhande)| / |f| over its random initialisations.
-type separations struct {
-	Model  string
-	K      int
-	Values []float64
-}
-
-// rookShrikhandeSection is the table of results/expressivity/rook-shrikhande.json, written by
-// SGFORMER_UPDATE_RESULTS=1 go test -run RookShrikhande ./sgformer/model/, by
-// templates/rook-shrikhande.md.tmpl: per model and tuple order, in order, their separations.
-func rookShrikhandeSection(root string) (string, error) {
-	const file = "results/expressivity/rook-shrikhande.json"
-	raw, err := os.ReadFile(filepath.Join(root, file))
-	if err != nil {
-		return "", err
-	}
-	var runs []struct {
-		Model      string  `json:"model"`
-		K          int     `json:"tuple_k"`
-		Separation float64 `json:"separation"`
-	}
-	if err := json.Unmarshal(raw, &runs); err != nil {
-		return "", fmt.Errorf("%s: %w", file, err)
-	}
-	var models []*separations
-	for _, r := range runs {
-		i := slices.IndexFunc(models, func(m *separations) bool { return m.Model == r.Model && m.K == r.K })
-		if i < 0 {
-			i, models = len(models), append(models, &separations{Model: r.Model, K: r.K})
-		}
-		models[i].Values = append(models[i].Values, r.Separation)
-	}
-	return renderTemplate("rook-shrikhande", file, nil, models)
-}
 
 // brecOracles are the exact tests of results/expressivity/brec-oracles.jsonl, weakest first.
 var brecOracles = []string{"1-wl", "sswl", "2-fwl"}

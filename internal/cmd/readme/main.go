@@ -30,7 +30,7 @@ import (
 // sections maps each generated section's name to its renderer, which is given the project root.
 var sections = map[string]func(root string) (string, error){
 	"recipes":          recipesSection,
-	"rook-shrikhande":  rookShrikhandeSection,
+	"rook-shrikhande":  templateSection("rook-shrikhande", "results/expressivity/rook-shrikhande.jsonl"),
 	"brec-oracles":     brecSection,
 	"brec-models":      brecModelsSection,
 	"zinc-cpu":         epochsSection("zinc-cpu", "results/zinc12k-cpu"),
