@@ -7,8 +7,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/gomlx/gomlx/pkg/ml/context"
-
 	"github.com/sgformer/sgformer/sgformer/graph"
 	"github.com/sgformer/sgformer/sgformer/internal/testgraphs"
 	"github.com/sgformer/sgformer/sgformer/model"
@@ -43,7 +41,7 @@ func separation(t *testing.T, params map[string]any, seed int) float64 {
 	t.Helper()
 	spec := model.Spec{NodeVocab: []int{1}, EdgeVocab: []int{2}, Tasks: 1}
 	p := map[string]any{model.ParamLayers: 2, model.ParamHidden: 24, model.ParamHeads: 2, model.ParamPEK: 0, model.ParamDType: "float64",
-		context.ParamInitialSeed: int64(seed)}
+		training.ParamSeed: seed}
 	for k, v := range params {
 		p[k] = v
 	}

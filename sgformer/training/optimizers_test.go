@@ -112,6 +112,9 @@ func TestReadConfigRejects(t *testing.T) {
 		{map[string]any{ParamLoss: "huber"}, `loss = "huber"`},
 		{map[string]any{ParamMetric: "f1"}, `unknown metric "f1"`},
 		{map[string]any{ParamBucket: 0.5}, "bucket = 0.5"},
+		// GoMLX's seed in place of training's would be overwritten by Train and BuildModel
+		{map[string]any{context.ParamInitialSeed: int64(7)}, "initializers_seed = 7 in the context: the weights' seed is seed (0, which sets it to 1); set seed instead"},
+		{map[string]any{context.ParamInitialSeed: int64(4), ParamSeed: 2}, "initializers_seed = 4"},
 	} {
 		ctx := context.New()
 		Defaults(ctx)

@@ -198,6 +198,11 @@ func ReadConfig(ctx *context.Context) (Config, error) {
 	if _, err := parseDevices(c.Devices); err != nil {
 		return c, err
 	}
+	// The weights' seed is ParamSeed: Train and BuildModel set GoMLX's initial seed to it + 1,
+	// which would overwrite another one set in the context without a word.
+	if v, ok := ctx.GetParam(context.ParamInitialSeed); ok && fmt.Sprint(v) != fmt.Sprint(c.Seed+1) {
+		return c, fmt.Errorf("training: %s = %v in the context: the weights' seed is %s (%d, which sets it to %d); set %s instead", context.ParamInitialSeed, v, ParamSeed, c.Seed, c.Seed+1, ParamSeed)
+	}
 	return c, nil
 }
 
