@@ -27,7 +27,7 @@ const recalibrationBatches = 100
 // recipe does, from the run's seed), reads each batch's statistics back from the running
 // averages' update (model.BatchNormMomentum), and sets each running average to their mean, as
 // PyTorch's BatchNorm with momentum=None. Nothing is saved: a run's checkpoints keep what
-// training left (unless it trains with bn_recalibrate, which does this before each
+// training left (unless it trains with ParamBNRecalibrate, which does this before each
 // evaluation).
 func RecalibrateBatchNorm(ctx *context.Context, be backends.Backend, tk *task.Task) error {
 	cfg, err := ReadConfig(ctx)

@@ -13,7 +13,7 @@ import (
 // evaluator measures the model after an epoch on the validation and test splits. Its Predictor
 // is built at the first evaluation, once the training step has created every variable, and pads
 // batches by the training batches' profile, so that evaluation meets the same few shapes. With
-// paramBNRecalibrate, BatchNorm's running averages are recalibrated first (recalibrator), and
+// ParamBNRecalibrate, BatchNorm's running averages are recalibrated first (recalibrator), and
 // the checkpoints keep them so.
 type evaluator struct {
 	ctx          *context.Context

@@ -8,11 +8,10 @@ import (
 // SyntheticTask is syntheticTask, for the external tests of the package.
 var SyntheticTask = syntheticTask
 
-// Names of a run directory and a hyperparameter, for the external tests.
+// Names in a run directory, for the external tests.
 const (
-	BestDir            = bestDir
-	RunFile            = runFile
-	ParamBNRecalibrate = paramBNRecalibrate
+	BestDir = bestDir
+	RunFile = runFile
 )
 
 // A Recipe is one of package recipe's, which imports this package: the external tests hand

@@ -40,15 +40,11 @@ const (
 	ParamSamplingRatio   = "sampling_ratio" // fraction of subgraphs kept per graph and epoch (Sec. 4.3)
 	ParamEvalSamples     = "eval_samples"   // draws averaged at evaluation when sampling
 	ParamSeed            = "seed"
-	ParamBucket          = "bucket"  // growth factor between padded batch sizes
-	ParamMetric          = "metric"  // "mae", "rmse", "rocauc" or "ap"
-	ParamDevices         = "devices" // devices each training step and evaluation runs on: a number, or "all" (devices.go)
-)
-
-// Training hyperparameter names that only the package reads.
-const (
-	paramSignFlip      = "pe_sign_flip"   // random PE sign flips in training
-	paramBNRecalibrate = "bn_recalibrate" // BatchNorm's running averages recalibrated before each evaluation (batchnorm.go)
+	ParamBucket          = "bucket"         // growth factor between padded batch sizes
+	ParamSignFlip        = "pe_sign_flip"   // random PE sign flips in training
+	ParamMetric          = "metric"         // "mae", "rmse", "rocauc" or "ap"
+	ParamDevices         = "devices"        // devices each training step and evaluation runs on: a number, or "all" (devices.go)
+	ParamBNRecalibrate   = "bn_recalibrate" // BatchNorm's running averages recalibrated before each evaluation (batchnorm.go)
 )
 
 // Schedules (ParamSchedule).
@@ -90,9 +86,9 @@ var trainingParams = []model.Param{
 	param(ParamEvalSamples, 5, "sampling draws averaged at evaluation when sampling_ratio < 1"),
 	param(ParamSeed, 0, "random seed (weights, shuffling, sampling, sign flips, dropout)"),
 	param(ParamBucket, 1.15, "growth factor between the padded sizes of batches"),
-	param(paramSignFlip, true, "flip the sign of each PE column at random in training"),
+	param(ParamSignFlip, true, "flip the sign of each PE column at random in training"),
 	param(ParamDevices, "1", `devices each training step and evaluation runs on, the batch split among them (data parallel): a number, or "all" of the backend's`),
-	param(paramBNRecalibrate, false, "before each epoch's evaluation, set BatchNorm's running averages to the mean statistics of 100 training batches at the epoch's weights (precise BatchNorm; the authors' runs do not)"),
+	param(ParamBNRecalibrate, false, "before each epoch's evaluation, set BatchNorm's running averages to the mean statistics of 100 training batches at the epoch's weights (precise BatchNorm; the authors' runs do not)"),
 }
 
 func param(name string, def any, usage string) model.Param {
@@ -148,7 +144,7 @@ func ReadConfig(ctx *context.Context) (Config, error) {
 		ASAMRho: f(ParamASAMRho), ASAMEta: f(ParamASAMEta), Schedule: s(ParamSchedule), WarmupEpochs: i(ParamWarmupEpochs),
 		PlateauFactor: f(ParamPlateauFactor), PlateauPatience: i(ParamPlateauPatience), MinLearningRate: f(ParamMinLearningRate),
 		SamplingRatio: f(ParamSamplingRatio), EvalSamples: i(ParamEvalSamples), Seed: i(ParamSeed), Bucket: f(ParamBucket),
-		SignFlip: model.Get[bool](ctx, trainingParams, paramSignFlip), BNRecalibrate: model.Get[bool](ctx, trainingParams, paramBNRecalibrate), Devices: s(ParamDevices),
+		SignFlip: model.Get[bool](ctx, trainingParams, ParamSignFlip), BNRecalibrate: model.Get[bool](ctx, trainingParams, ParamBNRecalibrate), Devices: s(ParamDevices),
 	}
 	if c.Metric, err = metrics.ByName(s(ParamMetric)); err != nil {
 		return c, fmt.Errorf("training: %s: %w", ParamMetric, err)
