@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 
@@ -97,26 +98,28 @@ func (b *recipeBench) missingData(dataset string) string {
 func (b *recipeBench) plannedOutcome(c paperCell, epochs int) Outcome {
 	o := Outcome{Ours: "—", Seeds: "—", Epochs: "—", Hours: "—"}
 	e, ok := b.estimate(c)
-	hours := 0.0
 	if ok {
-		hours = e.epoch() * float64(epochs) * reportSeeds / 3600
-		o.Hours = fmt.Sprintf("≈ %s", roundHours(hours))
+		o.hours = seedHours(e.epoch(), epochs)
+		o.Hours = "≈ " + roundHours(o.hours)
 	}
 	exit, failed := b.Value(c.dataset, "exit status", "")
 	switch why := b.missingData(c.dataset); {
 	case why != "":
-		o.Status = "needs data: " + why
+		o.setStatus("needs data", why)
 	case !ok && failed:
-		o.Status = fmt.Sprintf("needs GPU: its benchmark did not finish on this machine (exit status %.0f)", exit)
+		o.setStatus("needs GPU", fmt.Sprintf("its benchmark did not finish on this machine (exit status %.0f)", exit))
 	case !ok:
-		o.Status = "not measured"
-	case hours > gpuHours:
-		o.Status = "needs GPU"
+		o.setStatus("not measured", "")
+	case o.hours > gpuHours:
+		o.setStatus("needs GPU", "")
 	default:
-		o.Status = "not run yet"
+		o.setStatus("not run yet", "")
 	}
 	return o
 }
+
+// seedHours is the CPU hours of a cell's seeds (reportSeeds) of epochs epochs of secs seconds.
+func seedHours(secs float64, epochs int) float64 { return secs * float64(epochs) * reportSeeds / 3600 }
 
 // roundHours writes hours with a decimal below 10.
 func roundHours(h float64) string {
@@ -124,6 +127,14 @@ func roundHours(h float64) string {
 		return fmt.Sprintf("%.1f", h)
 	}
 	return fmt.Sprintf("%.0f", h)
+}
+
+// hoursAsWritten is hours rounded as roundHours writes them.
+func hoursAsWritten(h float64) float64 {
+	if h < 10 {
+		return math.Round(10*h) / 10
+	}
+	return math.Round(h)
 }
 
 // estimatesSection renders the benchmark the estimates come from by templates/estimates.md.tmpl:
@@ -163,7 +174,7 @@ func estimatesSection(root string) (string, error) {
 				return "", err
 			}
 			rows = append(rows, row{r.Dataset, ratioName(r.Ratio), v.name, benchLine(c), e.epoch(), cfg.Epochs,
-				roundHours(e.epoch() * float64(cfg.Epochs) * reportSeeds / 3600)})
+				roundHours(seedHours(e.epoch(), cfg.Epochs))})
 		}
 	}
 	var datasets []string // those whose process was timed, in order of name

@@ -3,11 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/sgformer/sgformer/sgformer/recipe"
@@ -138,8 +136,23 @@ func metricScale(cfg training.Config) float64 {
 }
 
 // Outcome is what a cell's row says of ours: the test metric at the best validation epoch (mean
-// ± std over the seeds), the seeds and their epochs, the status, and the CPU hours of its seeds.
-type Outcome struct{ Ours, Seeds, Epochs, Status, Hours string }
+// ± std over the seeds), the seeds and their epochs, the status, and the CPU hours of its seeds as
+// the row writes them; and, for the tally, the status's kind (one of statusKinds) and the hours
+// as a number (0 where there is no estimate).
+type Outcome struct {
+	Ours, Seeds, Epochs, Status, Hours string
+	kind                               string
+	hours                              float64
+}
+
+// setStatus sets the outcome's kind and its status: the kind, and detail after a colon where
+// there is one.
+func (o *Outcome) setStatus(kind, detail string) {
+	o.kind, o.Status = kind, kind
+	if detail != "" {
+		o.Status += ": " + detail
+	}
+}
 
 // A reportRow is a cell of a paper's table as the report writes it, and its runs.
 type reportRow struct {
@@ -185,18 +198,18 @@ func runsOutcome(c paperCell, runs []seedRun, scale float64, digits int) Outcome
 	if len(runs) == 1 {
 		ours = fmt.Sprintf("%.*f", digits, mean)
 	}
-	var status string
+	o := Outcome{Ours: ours, Seeds: strings.Join(seeds, ", "), Epochs: fmt.Sprintf("%s of %d", strings.Join(epochs, ", "), runs[0].want),
+		hours: seedHours(medianEpoch(runs), runs[0].want)}
+	o.Hours = fmt.Sprintf("%.1f", o.hours)
 	switch {
 	case done < reportSeeds:
-		status = fmt.Sprintf("partial: %d of %d seeds finished", done, reportSeeds)
+		o.setStatus("partial", fmt.Sprintf("%d of %d seeds finished", done, reportSeeds))
 	case mean-std <= c.mean+c.std && c.mean-c.std <= mean+std:
-		status = "reproduced"
+		o.setStatus("reproduced", "")
 	default:
-		status = fmt.Sprintf("differs: %+.1f paper std", (mean-c.mean)/c.std)
+		o.setStatus("differs", fmt.Sprintf("%+.1f paper std", (mean-c.mean)/c.std))
 	}
-	hours := medianEpoch(runs) * float64(runs[0].want) * reportSeeds / 3600
-	return Outcome{Ours: ours, Seeds: strings.Join(seeds, ", "), Epochs: fmt.Sprintf("%s of %d", strings.Join(epochs, ", "), runs[0].want),
-		Status: status, Hours: fmt.Sprintf("%.1f", hours)}
+	return o
 }
 
 // reportContext is what the sections of a report share: the project root and the benchmark.
@@ -423,7 +436,7 @@ type tableCount struct {
 func (rc *reportContext) newTally() (*tally, error) {
 	t := &tally{Kinds: statusKinds, All: tableCount{Label: "all, each cell once", Counts: make([]int, len(statusKinds))}, GPUHours: roundHours(gpuHours)}
 	seen := map[string]bool{}
-	hours := map[string]float64{} // distinct cell not run yet → its CPU hours
+	total := 0.0 // the CPU hours of the distinct cells not run yet
 	for _, table := range statusTables {
 		tc := tableCount{Label: table.label, Cells: len(table.cells()), Counts: make([]int, len(statusKinds))}
 		for _, c := range table.cells() {
@@ -431,9 +444,7 @@ func (rc *reportContext) newTally() (*tally, error) {
 			if err != nil {
 				return nil, err
 			}
-			kind, _, _ := strings.Cut(row.Status, ":")
-			kind, _, _ = strings.Cut(kind, ";")
-			k := slices.Index(statusKinds, kind)
+			k := slices.Index(statusKinds, row.kind)
 			if k < 0 {
 				return nil, fmt.Errorf("%s: status %q of no kind", table.label, row.Status)
 			}
@@ -442,11 +453,11 @@ func (rc *reportContext) newTally() (*tally, error) {
 				seen[id] = true
 				t.All.Cells++
 				t.All.Counts[k]++
-				switch h, estimated := strings.CutPrefix(row.Hours, "≈ "); {
-				case kind == "reproduced" || kind == "differs":
+				switch row.kind {
+				case "reproduced", "differs":
 					t.Measured = append(t.Measured, row)
-				case kind == "not run yet" && estimated:
-					hours[id], _ = strconv.ParseFloat(h, 64)
+				case "not run yet": // rounded as its row writes it, so that the total is the rows' sum
+					total += hoursAsWritten(row.hours)
 				}
 				e, ok := rc.bench.estimate(c)
 				if ok && len(row.runs) > 0 && !slices.ContainsFunc(row.runs, func(r seedRun) bool { return r.summary.Epochs <= 5 }) {
@@ -455,10 +466,6 @@ func (rc *reportContext) newTally() (*tally, error) {
 			}
 		}
 		t.Tables = append(t.Tables, tc)
-	}
-	total := 0.0
-	for _, id := range slices.Sorted(maps.Keys(hours)) { // in a fixed order: a float sum's rounding depends on it
-		total += hours[id]
 	}
 	t.Hours = roundHours(total)
 	for k, n := range t.All.Counts {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -70,6 +71,9 @@ func TestPlannedStatus(t *testing.T) {
 		if o.Status != tc.status || o.Hours != tc.hours {
 			t.Errorf("%s on %s at %g: %q, %q; want %q, %q", tc.cell.model, tc.cell.dataset, tc.cell.ratio, o.Status, o.Hours, tc.status, tc.hours)
 		}
+		if !slices.Contains(statusKinds, o.kind) || !strings.HasPrefix(o.Status, o.kind) {
+			t.Errorf("%s on %s at %g: kind %q of status %q", tc.cell.model, tc.cell.dataset, tc.cell.ratio, o.kind, o.Status)
+		}
 	}
 	if exit, _ := rc.bench.Value("ogbg-molhiv", "exit status", ""); exit != 137 {
 		t.Errorf("ogbg-molhiv's exit status %v, want 137", exit)
@@ -126,7 +130,7 @@ func TestCellRunsAgainstRecipe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Ours != "84.50 ± 0.41" || o.Status != "reproduced" {
+	if o.Ours != "84.50 ± 0.41" || o.Status != "reproduced" || o.kind != "reproduced" {
 		t.Errorf("molbace: %+v", o)
 	}
 	if !strings.HasPrefix(o.Epochs, "100, 100, 100 of 100") {
