@@ -32,7 +32,7 @@ func tableFigure(t paperTable, dataset, title, metric string) func(root string) 
 				}
 				x := 100 * c.ratio
 				paper.X, paper.Mean, paper.Std = append(paper.X, x), append(paper.Mean, c.mean), append(paper.Std, c.std)
-				runs, err := cellRuns(filepath.Join(root, runFolder(c.dataset), c.dir()), reportSeeds)
+				runs, err := cellRuns(filepath.Join(root, runFolder(c.dataset), c.dir()))
 				if err != nil {
 					return nil, err
 				}

@@ -151,7 +151,7 @@ func TestSamplingStatus(t *testing.T) {
 	// with runs of one only (B).
 	write("gomlx/a_ratio-0.5", 0, 4, 4, 0.9)
 	write("earlier", 0, 3, 4, 0.7)
-	starts, err := pairedSection([2]string{"GoMLX's", "PyTorch's"}, [2]string{"gomlx", runs}, map[string]string{"c_ratio-0.5": "earlier"}, cells, "RMSE", 1, "somewhere.")(root)
+	starts, err := pairedSection("molesol-starts", cells, [2]string{"gomlx", runs}, map[string]string{"c_ratio-0.5": "earlier"})(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,10 @@ func TestSamplingStatus(t *testing.T) {
 	if strings.Contains(starts, "| B |") {
 		t.Errorf("B has runs of one start only:\n%s", starts)
 	}
-	if !strings.Contains(starts, "| model | ratio | paper | GoMLX's | PyTorch's |") || !strings.Contains(starts, "epochs trained; somewhere.") {
-		t.Errorf("the columns or the note are not the ones given:\n%s", starts)
+	for _, want := range []string{"| model | ratio | paper | GoMLX's start | PyTorch's start |\n|---|", "Test RMSE at",
+		"epochs trained; GoMLX's start: `gomlx/`", "GoMLX's start of c_ratio-0.5: the runs of `earlier`"} {
+		if !strings.Contains(starts, want) {
+			t.Errorf("missing %q in\n%s", want, starts)
+		}
 	}
 }

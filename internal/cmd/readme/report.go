@@ -234,7 +234,7 @@ func (rc *reportContext) row(c paperCell) (reportRow, error) {
 	if err != nil {
 		return row, err
 	}
-	row.runs, err = cellRuns(filepath.Join(rc.root, runFolder(c.dataset), c.dir()), reportSeeds)
+	row.runs, err = cellRuns(filepath.Join(rc.root, runFolder(c.dataset), c.dir()))
 	if err != nil || len(row.runs) == 0 {
 		row.Outcome = rc.bench.plannedOutcome(c, cfg.Epochs)
 		return row, err
@@ -294,8 +294,11 @@ func ratioName(r float64) string {
 	if r == 1 {
 		return "full bag"
 	}
-	return fmt.Sprintf("%g %%", 100*r)
+	return percent(r)
 }
+
+// percent writes a sampling ratio in percent.
+func percent(r float64) string { return fmt.Sprintf("%g %%", 100*r) }
 
 // An otherRun is a run under results/ of a table's dataset that is not one of its cells' (a toy,
 // an earlier configuration): what it is, said beside the table, never counted in it.

@@ -76,10 +76,10 @@ func readRun(dir string) (seedRun, error) {
 	return r, nil
 }
 
-// cellRuns reads the runs seed-0 … seed-(seeds−1) in dir that have finished an epoch.
-func cellRuns(dir string, seeds int) ([]seedRun, error) {
+// cellRuns reads the runs seed-0 … seed-(reportSeeds−1) in dir that have finished an epoch.
+func cellRuns(dir string) ([]seedRun, error) {
 	var runs []seedRun
-	for s := range seeds {
+	for s := range reportSeeds {
 		run := filepath.Join(dir, fmt.Sprintf("seed-%d", s))
 		if _, err := os.Stat(filepath.Join(run, training.SummaryFile)); err != nil {
 			continue // not started, or stopped before its first epoch ended
@@ -127,50 +127,68 @@ func samplingSection(name string, cells []paperCell) func(root string) (string, 
 			if err != nil {
 				return "", err
 			}
-			row.Sampling = fmt.Sprintf("%g %%", 100*c.ratio)
+			row.Sampling = percent(c.ratio)
 			rows = append(rows, row)
 		}
 		return renderTemplate(name, "", nil, map[string]any{"Rows": rows, "Folder": runFolder(cells[0].dataset)})
 	}
 }
 
-// pairedSection compares two sets of runs of the same cells side by side, for the cells that
-// have runs in both: names[0]'s in the folder dirs[0] (or the folder moved names for the cell)
-// and names[1]'s in dirs[1], folders relative to the project root; the test metric (named
-// metric) times scale; where says where the runs are.
-func pairedSection(names, dirs [2]string, moved map[string]string, cells []paperCell, metric string, scale float64, where string) func(root string) (string, error) {
+// pairedSection renders templates/NAME.md.tmpl, which names two sets of runs of cells and says
+// where they are, over their runs side by side, for the cells that have runs in both: those in
+// dirs[0] (or in the folder moved gives for the cell's dir) and in dirs[1], folders relative to
+// the project root; the test metric as the cells' table writes it.
+func pairedSection(name string, cells []paperCell, dirs [2]string, moved map[string]string) func(root string) (string, error) {
 	return func(root string) (string, error) {
+		cfg, _, err := cellConfig(cells[0])
+		if err != nil {
+			return "", err
+		}
+		scale, metric := metricScale(cfg), metricName(cfg.Metric.Name)
+		if scale == 100 {
+			metric += " (%)"
+		}
 		type row struct{ Model, Ratio, Paper, A, B string }
 		var rows []row
 		for _, c := range cells {
-			digits := decimals(c.value.mean)
-			var cols []string
-			for i, dir := range []string{filepath.Join(dirs[0], c.dir()), filepath.Join(dirs[1], c.dir())} {
-				if m, ok := moved[c.dir()]; ok && i == 0 {
-					dir = m
-				}
-				runs, err := cellRuns(filepath.Join(root, dir), reportSeeds)
-				if err != nil {
-					return "", err
-				}
-				if len(runs) == 0 {
-					break
-				}
-				var tests []float64
-				var desc []string
-				for _, r := range runs {
-					tests = append(tests, scale*r.summary.TestAtBest)
-					desc = append(desc, fmt.Sprintf("%d: %.*f, %d ep", r.summary.Seed, digits, scale*r.summary.TestAtBest, r.summary.Epochs))
-				}
-				ms, _, _ := meanStd(tests, digits)
-				cols = append(cols, fmt.Sprintf("%s (seed %s)", ms, strings.Join(desc, "; ")))
+			first := filepath.Join(dirs[0], c.dir())
+			if m, ok := moved[c.dir()]; ok {
+				first = m
 			}
-			if len(cols) == 2 {
-				rows = append(rows, row{c.model, fmt.Sprintf("%g %%", 100*c.ratio), c.value.String(), cols[0], cols[1]})
+			a, err := seedsColumn(filepath.Join(root, first), scale, decimals(c.value.mean))
+			if err != nil {
+				return "", err
+			}
+			if a == "" {
+				continue // not read further: none to pair
+			}
+			b, err := seedsColumn(filepath.Join(root, dirs[1], c.dir()), scale, decimals(c.value.mean))
+			if err != nil {
+				return "", err
+			}
+			if b != "" {
+				rows = append(rows, row{c.model, percent(c.ratio), c.value.String(), a, b})
 			}
 		}
-		return renderTemplate("_paired", "", nil, map[string]any{"Names": names, "Rows": rows, "Metric": metric, "Where": where, "Moved": moved})
+		return renderTemplate(name, "", nil, map[string]any{"Rows": rows, "Metric": metric, "Dirs": dirs, "Moved": moved})
 	}
+}
+
+// seedsColumn writes the runs of a cell in dir: their test metric times scale with digits
+// decimals, mean ± std and per seed with its epochs; "" where there are none.
+func seedsColumn(dir string, scale float64, digits int) (string, error) {
+	runs, err := cellRuns(dir)
+	if err != nil || len(runs) == 0 {
+		return "", err
+	}
+	var tests []float64
+	var desc []string
+	for _, r := range runs {
+		tests = append(tests, scale*r.summary.TestAtBest)
+		desc = append(desc, fmt.Sprintf("%d: %.*f, %d ep", r.summary.Seed, digits, scale*r.summary.TestAtBest, r.summary.Epochs))
+	}
+	ms, _, _ := meanStd(tests, digits)
+	return fmt.Sprintf("%s (seed %s)", ms, strings.Join(desc, "; ")), nil
 }
 
 // hyperparameters summarises a run's configuration as the paper's appendix tables give it.
