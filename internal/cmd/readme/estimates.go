@@ -40,23 +40,23 @@ func (e estimate) epoch() float64 { return e.train + e.eval }
 
 // estimate returns the estimated epoch of a cell: the benchmark of its recipe (the rows on
 // product graphs but GNN-SSWL+ where it is measured apart share the recipe's) or of its baseline
-// at the dataset's first recipe.
+// at the dataset's first recipe; a baseline whose training step was not measured apart takes
+// the recipe's.
 func (b *recipeBench) estimate(c paperCell) (estimate, bool) {
-	if !b.measured(c) && c.bench != "recipe" { // a baseline not measured apart: the recipe's
+	if _, ok := b.Value(c.dataset, benchLine(c)+"train", "cpu_s/epoch"); !ok {
 		c.bench = "recipe"
-		return b.estimate(c)
 	}
+	return b.own(c)
+}
+
+// own is the estimated epoch of the cell's own model (its benchmark's lines, never the recipe's
+// in a baseline's place), if the benchmark measured it.
+func (b *recipeBench) own(c paperCell) (estimate, bool) {
 	line := benchLine(c)
 	train, ok1 := b.Value(c.dataset, line+"train", "cpu_s/epoch")
 	eval, ok2 := b.Value(c.dataset, line+"inference", "cpu_s/epoch")
 	test, ok3 := b.Value(c.dataset, line+"inference", "test_cpu_s")
 	return estimate{train, eval, test}, ok1 && ok2 && ok3
-}
-
-// measured says whether the benchmark measured a training step of the cell's own model.
-func (b *recipeBench) measured(c paperCell) bool {
-	_, ok := b.Value(c.dataset, benchLine(c)+"train", "cpu_s/epoch")
-	return ok
 }
 
 // benchLine is the prefix of the names of a cell's lines in BenchmarkRecipeStep's output: its
@@ -161,12 +161,13 @@ func estimatesSection(root string) (string, error) {
 			if v.benchName() != "recipe" && r.Ratio != firstRatio(r.Dataset) {
 				continue // baselines are measured at the dataset's first recipe
 			}
-			c := paperCell{dataset: r.Dataset, ratio: r.Ratio, model: v.name, folder: v.folder, changes: v.changes, bench: v.benchName()}
+			ratio := r.Ratio
 			if v.folder == gin.folder {
-				c.ratio = 1
+				ratio = 1 // GIN's cells are on the whole graphs
 			}
-			e, ok := b.estimate(c)
-			if !ok || !b.measured(c) {
+			c := v.cell(r.Dataset, ratio)
+			e, ok := b.own(c)
+			if !ok {
 				continue
 			}
 			cfg, _, err := cellConfig(c)

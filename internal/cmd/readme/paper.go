@@ -55,6 +55,11 @@ func (v variant) benchName() string {
 	return "recipe"
 }
 
+// cell is the variant's cell on dataset at ratio, without the paper's value.
+func (v variant) cell(dataset string, ratio float64) paperCell {
+	return paperCell{model: v.name, folder: v.folder, dataset: dataset, ratio: ratio, changes: v.changes, bench: v.benchName()}
+}
+
 // A paperValue is a cell of the paper as its LaTeX writes it: mean and std ("" for a cell the
 // paper leaves empty, "-").
 type paperValue struct{ mean, std string }
@@ -138,10 +143,9 @@ func readCell(folder, dataset, ratio, mean, std string) (paperCell, error) {
 	if i < 0 {
 		return paperCell{}, fmt.Errorf("no model %q", folder)
 	}
-	v := variants[i]
-	c := paperCell{model: v.name, folder: v.folder, dataset: dataset, changes: v.changes, bench: v.benchName()}
-	var err error
-	if c.ratio, err = strconv.ParseFloat(ratio, 64); err != nil || mean == "-" {
+	r, err := strconv.ParseFloat(ratio, 64)
+	c := variants[i].cell(dataset, r)
+	if err != nil || mean == "-" {
 		return c, err
 	}
 	c.value = paperValue{mean, std}

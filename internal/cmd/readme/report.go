@@ -40,12 +40,11 @@ func runFolder(dataset string) string {
 }
 
 // cellParams returns the hyperparameters of a cell: its dataset's recipe at its ratio
-// (recipe.At), changed for its row (variant.changes), and whether the paper published
-// that recipe.
-func cellParams(c paperCell) (map[string]any, bool, error) {
-	params, published := recipe.At(c.dataset, c.ratio)
+// (recipe.At), changed for its row (variant.changes).
+func cellParams(c paperCell) (map[string]any, error) {
+	params, _ := recipe.At(c.dataset, c.ratio)
 	if params == nil {
-		return nil, false, fmt.Errorf("no recipe for %s", c.dataset)
+		return nil, fmt.Errorf("no recipe for %s", c.dataset)
 	}
 	for k, v := range c.changes {
 		if k == training.ParamSamplingRatio && c.ratio < 1 {
@@ -53,12 +52,12 @@ func cellParams(c paperCell) (map[string]any, bool, error) {
 		}
 		params[k] = v
 	}
-	return params, published, nil
+	return params, nil
 }
 
 // cellConfig returns the configuration of a cell's runs, and every parameter's value.
 func cellConfig(c paperCell) (training.Config, map[string]any, error) {
-	params, _, err := cellParams(c)
+	params, err := cellParams(c)
 	if err != nil {
 		return training.Config{}, nil, err
 	}
@@ -111,14 +110,12 @@ func sameValue(a, b any) bool {
 	return a == b
 }
 
-// addNew appends to list the items it does not hold yet.
-func addNew(list []string, items ...string) []string {
-	for _, x := range items {
-		if !slices.Contains(list, x) {
-			list = append(list, x)
-		}
+// addNew appends x to list unless list holds it.
+func addNew(list []string, x string) []string {
+	if slices.Contains(list, x) {
+		return list
 	}
-	return list
+	return append(list, x)
 }
 
 // decimals is the number of decimals the paper writes a value with.
@@ -269,7 +266,7 @@ func paperSection(t paperTable, notes ...otherRun) func(root string) (string, er
 			if len(row.runs) > 0 {
 				folders = addNew(folders, runFolder(c.dataset))
 			}
-			if _, published, _ := cellParams(c); !published && c.folder != gin.folder {
+			if _, published := recipe.At(c.dataset, c.ratio); !published && c.folder != gin.folder {
 				unpublished = addNew(unpublished, c.dataset)
 			}
 		}
@@ -381,7 +378,7 @@ func runTimeSection(t paperTable) func(root string) (string, error) {
 		var rows []row
 		for _, r := range t.rows {
 			c := r.cells[2] // the test metric's: the cell of the row's runs
-			params, _, err := cellParams(c)
+			params, err := cellParams(c)
 			if err != nil {
 				return "", err
 			}
@@ -394,7 +391,7 @@ func runTimeSection(t paperTable) func(root string) (string, error) {
 			if theirs > 0 { // the authors' count is of Subgraphormer's modules
 				x.Count += fmt.Sprintf(" (%s)", thousands(theirs))
 			}
-			if e, ok := rc.bench.estimate(c); ok && rc.bench.measured(c) {
+			if e, ok := rc.bench.own(c); ok {
 				x.Train, x.Test = fmt.Sprintf("%.0f", e.train), fmt.Sprintf("%.1f", e.test)
 			}
 			if x.reportRow, err = rc.row(c); err != nil {
