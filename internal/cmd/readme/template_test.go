@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"text/template"
 
 	"github.com/sgformer/sgformer/internal/record"
 )
@@ -114,5 +115,31 @@ func TestTemplatesAreSections(t *testing.T) {
 	}
 	if _, err := renderTemplate("no-such-section", "", nil, nil); err == nil {
 		t.Error("a section without its template rendered")
+	}
+}
+
+// No two template files define the same name: parsed into one set, the later {{define}} would
+// replace the earlier without a word.
+func TestTemplateNamesUnique(t *testing.T) {
+	files, err := fs.Glob(templateFiles, "templates/*.md.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defined := map[string]string{} // a template's name → the file that defines it
+	for _, f := range files {
+		text, err := fs.ReadFile(templateFiles, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		one, err := template.New(path.Base(f)).Funcs(rowFuncs).Funcs(recordFuncs("", nil)).Parse(string(text))
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for _, d := range one.Templates() {
+			if other, ok := defined[d.Name()]; ok {
+				t.Errorf("%s and %s both define %q", other, f, d.Name())
+			}
+			defined[d.Name()] = f
+		}
 	}
 }
