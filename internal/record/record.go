@@ -35,7 +35,8 @@ type Record struct {
 	Value float64 `json:"value"`
 	Unit  string  `json:"unit,omitempty"`
 	// Labels are what a JSON summary's text fields say of its numbers ("module": "Trainer_0",
-	// "metric": "rmse").
+	// "metric": "rmse"). "derived" marks a record computed later from its command's other
+	// records (when and why), not printed by the command itself.
 	Labels map[string]string `json:"labels,omitempty"`
 	// Note is why a part was skipped.
 	Note string `json:"note,omitempty"`
