@@ -79,20 +79,54 @@ func TestGPUSection(t *testing.T) {
 	if strings.Contains(got, "| 8.20 |") || strings.Contains(got, "| 4.08 |") {
 		t.Error("the speed table shows an earlier call's timing")
 	}
-	root := t.TempDir()
-	file := filepath.Join(root, "results/zinc12k-gpu/records.jsonl")
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		t.Fatal(err)
-	}
 	recs, err := record.Read("testdata/gpu/results/zinc12k-gpu/records.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := record.Write(file, recs.Where(func(r record.Record) bool { return r.What != "test pass" })); err != nil {
+	// render renders the section from the records recs changed by edit.
+	render := func(edit func(record.Set) record.Set) (string, error) {
+		root := t.TempDir()
+		file := filepath.Join(root, "results/zinc12k-gpu/records.jsonl")
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := record.Write(file, edit(slices.Clone(recs))); err != nil {
+			t.Fatal(err)
+		}
+		return gpuSection("results/zinc12k-gpu")(root)
+	}
+	_, err = render(func(s record.Set) record.Set {
+		return s.Where(func(r record.Record) bool { return r.What != "test pass" })
+	})
+	if err == nil || !strings.Contains(err.Error(), `no "test pass"`) {
+		t.Errorf("records without the test pass: %v", err)
+	}
+	// A later parity piece that failed before comparing is the latest parity, not the earlier
+	// one that passed; a utilisation of 0 is written, not left empty.
+	got, err = render(func(s record.Set) record.Set {
+		ctx := s[0].Context
+		ctx.Date, ctx.Command = "2026-12-02T00:00:00Z", "scripts/gpu-run.sh parity"
+		for i, r := range s {
+			if r.Part == "pyg on the fly" && r.What == "GPU utilisation" {
+				s[i].Value = 0
+			}
+		}
+		return append(s, record.Record{Part: "parity", What: "exit status", Value: 1, Context: ctx},
+			record.Record{Part: "parity", What: "seconds", Value: 5, Unit: "s", Context: ctx})
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := gpuSection("results/zinc12k-gpu")(root); err == nil || !strings.Contains(err.Error(), `no "test pass"`) {
-		t.Errorf("records without the test pass: %v", err)
+	for _, want := range []string{
+		"Parity: the piece of 2026-12-02T00:00:00Z ended with exit status 1 before comparing (`results/zinc12k-gpu/parity/`).",
+		"| PyG, product graph on the fly | NVIDIA H100 80GB HBM3, 2026-12-01T11:00:00Z | 16.32 | | 1.10 | 4000 | 1500 | 0 |",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q in\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "largest relative difference") {
+		t.Errorf("an earlier parity beside the latest, failed one:\n%s", got)
 	}
 }
 

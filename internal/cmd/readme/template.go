@@ -93,7 +93,9 @@ var rowFuncs = template.FuncMap{"metric": metricName, "duration": duration, "com
 //	                      measured (none where there are none)
 //	need R WHAT           the record of WHAT that R's command measured in R's part; an
 //	                      error where there is none
-//	maybe R WHAT          the same, or a zero record where there is none
+//	maybe R WHAT          the same, or nil (false in an if or with) where there is none:
+//	                      {{with maybe R WHAT}}…{{.Value}}…{{end}} writes an absent record's
+//	                      nothing and a present one's value, 0 too
 //	fail FORMAT ARGS…     an error, naming the file, that stops the render
 //
 // Numbers (XS a list of them):
@@ -163,9 +165,11 @@ func recordFuncs(file string, recs record.Set) template.FuncMap {
 			}
 			return record.Record{}, fmt.Errorf("%s: %s of %s has no %q", file, r.Part, r.Date, what)
 		},
-		"maybe": func(r record.Record, what string) record.Record {
-			x, _ := beside(recs, r, what)
-			return x
+		"maybe": func(r record.Record, what string) *record.Record {
+			if x, ok := beside(recs, r, what); ok {
+				return &x
+			}
+			return nil
 		},
 		"fail": func(format string, args ...any) (string, error) {
 			return "", fmt.Errorf("%s: %s", file, fmt.Sprintf(format, args...))
