@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/sgformer/sgformer/internal/gpuresult"
@@ -107,15 +106,7 @@ func scalingSection(collectivesFile, cpuFile, gpuDir string) func(root string) (
 		if width != measured.Model.Hidden {
 			return "", fmt.Errorf("%s: the largest all-gather is %d wide, the synthetic recipe's hidden width %d", collectivesFile, width, measured.Model.Hidden)
 		}
-		var paperEpoch float64
-		for _, r := range runTimeZINCTable.rows {
-			if c := r.cells[0]; c.folder == subgraphormerPE.folder {
-				paperEpoch, err = strconv.ParseFloat(c.value.mean, 64)
-			}
-		}
-		if paperEpoch == 0 || err != nil {
-			return "", fmt.Errorf("no training epoch of Subgraphormer + PE in Table %q (%v)", runTimeZINCTable.label, err)
-		}
+		paperEpoch := rowOf(runTimeZINCTable, subgraphormerPE).cells[0].mean
 		gpu, err := record.Read(filepath.Join(root, gpuDir, gpuresult.RecordsFile))
 		if err != nil {
 			return "", err

@@ -7,11 +7,12 @@ import (
 	"path/filepath"
 
 	"github.com/sgformer/sgformer/internal/gpuresult"
+	"github.com/sgformer/sgformer/internal/record"
 )
 
 // gpuSection renders docs/gpu.md's results of the device calls: the records that
-// `scripts/gpu-run.sh collect` wrote into dir (templates/gpu.md.tmpl), and the ZINC-12k seeds
-// the calls trained (dir/runs).
+// `scripts/gpu-run.sh collect` wrote into dir (templates/gpu.md.tmpl) beside the paper's A100
+// timings, and the ZINC-12k seeds the calls trained (dir/runs).
 func gpuSection(dir string) func(root string) (string, error) {
 	return func(root string) (string, error) {
 		file := filepath.Join(dir, gpuresult.RecordsFile)
@@ -19,12 +20,18 @@ func gpuSection(dir string) func(root string) (string, error) {
 			return "Status: prepared and dry-run on the CPU, **not yet run on a GPU**: no device has been lent to a\n" +
 				"session so far (`" + dir + "/` holds nothing). Nothing below is a GPU measurement.\n", nil
 		}
-		text, err := templateSection("gpu", file)(root)
+		recs, err := record.Read(filepath.Join(root, file))
+		if err != nil {
+			return "", err
+		}
+		// the paper's A100 seconds of a training epoch and a test pass (Table "run-time zinc")
+		paper := rowOf(runTimeZINCTable, subgraphormerPE).cells
+		text, err := renderTemplate("gpu", file, recs, map[string]string{"Dir": dir, "PaperEpoch": paper[0].value.mean, "PaperTest": paper[1].value.mean})
 		if err != nil {
 			return "", err
 		}
 		if runs, _ := filepath.Glob(filepath.Join(root, dir, "runs", "seed-*")); len(runs) > 0 {
-			seeds, err := seedsSection(dir+"/runs", "0.063 ± 0.001")(root)
+			seeds, err := seedsSection(dir+"/runs", cellOf(zincTable, "zinc12k", subgraphormerPE, 1))(root)
 			if err != nil {
 				return "", err
 			}

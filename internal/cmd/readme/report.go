@@ -361,6 +361,16 @@ func cellOf(t paperTable, dataset string, v variant, ratio float64) paperCell {
 	panic(fmt.Sprintf("%s has no cell %s on %s at %g", t.label, v.name, dataset, ratio))
 }
 
+// rowOf is v's row of t, a table with one row per variant (the run-time tables).
+func rowOf(t paperTable, v variant) paperRow {
+	for _, r := range t.rows {
+		if r.cells[0].folder == v.folder {
+			return r
+		}
+	}
+	panic(fmt.Sprintf("%s has no row %s", t.label, v.name))
+}
+
 // runTimeSection renders a run-time table of the paper (its rows GIN, GNN-SSWL+ and
 // Subgraphormer + PE; columns training seconds, test seconds, metric): the parameter counts of
 // the paper and ours (model.ParameterCounts: ours, and as the authors' code counts), their

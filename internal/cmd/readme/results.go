@@ -76,8 +76,8 @@ func compareSection(name, dir string) func(root string) (string, error) {
 }
 
 // seedsSection renders the runs dir/seed-* of one configuration, and the mean ± population
-// std of the test metric at the best validation epoch next to the paper's.
-func seedsSection(dir, paper string) func(root string) (string, error) {
+// std of the test metric at the best validation epoch next to the paper's cell.
+func seedsSection(dir string, paper paperCell) func(root string) (string, error) {
 	return func(root string) (string, error) {
 		dirs, err := filepath.Glob(filepath.Join(root, dir, "seed-*"))
 		if err != nil || len(dirs) == 0 {
@@ -103,7 +103,7 @@ func seedsSection(dir, paper string) func(root string) (string, error) {
 			partial = partial || r.summary.Epochs < r.want
 		}
 		ours, _, _ := meanStd(tests, 3)
-		return renderTemplate("_seeds", dir, nil, map[string]any{"Seeds": seeds, "Ours": ours, "Paper": paper, "Partial": partial})
+		return renderTemplate("_seeds", dir, nil, map[string]any{"Seeds": seeds, "Ours": ours, "Paper": paper.value, "Partial": partial})
 	}
 }
 
