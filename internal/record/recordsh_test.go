@@ -46,3 +46,36 @@ func TestRecordEpochs(t *testing.T) {
 		}
 	}
 }
+
+// scripts/lib/record.sh's record_programs prints the one training-step and the one inference
+// module of hloflops' output (here a stand-in for go run), and fails, naming the pattern, where
+// a part has none or several: the templates take a part for one program.
+func TestRecordPrograms(t *testing.T) {
+	const (
+		train = `{"module":"Trainer_0","dots":1}`
+		infer = `{"module":"jit_benchInference_1","dots":2}`
+		other = `{"module":"jit_other","dots":3}`
+	)
+	for _, c := range []struct {
+		modules []string
+		want    string // the output, or the error (%s the dump)
+	}{
+		{[]string{other, train, infer}, "== p training step\n" + train + "\n== p inference pass\n" + infer + "\n"},
+		{[]string{train, other}, `0 modules of %s/modules.jsonl match ^{"module":"[^"]*benchInference`},
+		{[]string{train, train, infer}, `2 modules of %s/modules.jsonl match ^{"module":"Trainer`},
+		{[]string{train, infer, infer}, `2 modules of %s/modules.jsonl match ^{"module":"[^"]*benchInference`},
+	} {
+		dump := t.TempDir()
+		cmd := exec.Command("bash", "-c", `set -euo pipefail; source scripts/lib/record.sh; go() { printf '%s\n' "$MODULES"; }; record_programs p "$0"`, dump)
+		cmd.Dir = filepath.Join("..", "..")
+		cmd.Env = append(os.Environ(), "MODULES="+strings.Join(c.modules, "\n"))
+		out, err := cmd.CombinedOutput()
+		if strings.HasPrefix(c.want, "== ") {
+			if err != nil || string(out) != c.want {
+				t.Errorf("%q: %q, %v; want %q", c.modules, out, err, c.want)
+			}
+		} else if want := fmt.Sprintf(c.want, dump); err == nil || !strings.Contains(string(out), want) {
+			t.Errorf("%q: %q, %v; want an error %q", c.modules, out, err, want)
+		}
+	}
+}

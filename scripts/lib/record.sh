@@ -55,11 +55,24 @@ record_epochs() {
 # record_programs PREFIX DUMP prints the matrix-product arithmetic and the census of instructions
 # (internal/cmd/hloflops) of the two programs the ZINC benchmarks compile, from their XLA dump
 # DUMP, as the parts "PREFIX training step" (the trainer's program) and "PREFIX inference pass"
-# (benchInference's); a program missing stops the script.
+# (benchInference's); a program missing or compiled more than once fails.
 record_programs() {
-	go run ./internal/cmd/hloflops "$2" >"$2/modules.jsonl"
+	go run ./internal/cmd/hloflops "$2" >"$2/modules.jsonl" || return
 	echo "== $1 training step"
-	grep '^{"module":"Trainer' "$2/modules.jsonl"
+	record_module '^{"module":"Trainer' "$2/modules.jsonl" || return
 	echo "== $1 inference pass"
-	grep '^{"module":"[^"]*benchInference' "$2/modules.jsonl"
+	record_module '^{"module":"[^"]*benchInference' "$2/modules.jsonl"
+}
+
+# record_module PATTERN MODULES prints the one line of MODULES that PATTERN matches, and fails
+# on none or several: a part is one program, whose counts the documents' templates take as the
+# first record of each and sum over the records of its opcodes.
+record_module() {
+	local n
+	n=$(grep -c -- "$1" "$2" || true)
+	if [ "$n" != 1 ]; then
+		echo "record_programs: ${n:-no} modules of $2 match $1, want exactly one" >&2
+		return 1
+	fi
+	grep -- "$1" "$2"
 }
