@@ -137,23 +137,31 @@ func readPaper(r io.Reader) ([]paperTable, error) {
 const paperHeader = "table,row,params,model,dataset,ratio,mean,std"
 
 // readCell is the cell of the variant named folder on dataset at ratio, mean and std as the
-// paper writes them ("-" for an empty cell).
+// paper writes them ("-" for an empty cell); an error names the column.
 func readCell(folder, dataset, ratio, mean, std string) (paperCell, error) {
 	i := slices.IndexFunc(variants, func(v variant) bool { return v.folder == folder })
 	if i < 0 {
 		return paperCell{}, fmt.Errorf("no model %q", folder)
 	}
+	if dataset == "" {
+		return paperCell{}, fmt.Errorf("no dataset")
+	}
 	r, err := strconv.ParseFloat(ratio, 64)
+	if err != nil {
+		return paperCell{}, fmt.Errorf("ratio: %w", err)
+	}
 	c := variants[i].cell(dataset, r)
-	if err != nil || mean == "-" {
-		return c, err
+	if mean == "-" {
+		return c, nil
 	}
 	c.value = paperValue{mean, std}
 	if c.mean, err = strconv.ParseFloat(mean, 64); err != nil {
-		return c, err
+		return c, fmt.Errorf("mean: %w", err)
 	}
-	c.std, err = strconv.ParseFloat(std, 64)
-	return c, err
+	if c.std, err = strconv.ParseFloat(std, 64); err != nil {
+		return c, fmt.Errorf("std: %w", err)
+	}
+	return c, nil
 }
 
 // paperTables are the paper's tables, read from paper.csv.

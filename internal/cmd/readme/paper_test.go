@@ -206,8 +206,10 @@ func TestReadPaper(t *testing.T) {
 	}
 	for name, tc := range map[string]struct{ text, want string }{
 		"unknown model":  {good + "tab: x,GPS,,gps,zinc12k,1,0.1,0.1\n", "paper.csv:4"},
-		"ratio":          {good + "tab: x,SSWL,,sswlplus,zinc12k,all,0.1,0.1\n", "paper.csv:4"},
-		"value":          {good + "tab: x,SSWL,,sswlplus,zinc12k,1,0.1x,0.1\n", "paper.csv:4"},
+		"no dataset":     {good + "tab: x,SSWL,,sswlplus,,1,0.1,0.1\n", "paper.csv:4: no dataset"},
+		"ratio":          {good + "tab: x,SSWL,,sswlplus,zinc12k,all,0.1,0.1\n", `paper.csv:4: ratio: strconv.ParseFloat: parsing "all"`},
+		"mean":           {good + "tab: x,SSWL,,sswlplus,zinc12k,1,0.1x,0.1\n", `paper.csv:4: mean: strconv.ParseFloat: parsing "0.1x"`},
+		"std":            {good + "tab: x,SSWL,,sswlplus,zinc12k,1,0.1,\n", `paper.csv:4: std: strconv.ParseFloat: parsing ""`},
 		"a cell short":   {good + "tab: x,SSWL,,sswlplus,zinc12k,1,0.1,0.1\n", `row "SSWL": 1 cells, the first row 2`},
 		"another header": {"tab: x,GIN,,gin,zinc12k,1,0.1,0.1\n", "want the header"},
 	} {
