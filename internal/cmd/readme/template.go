@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -72,14 +73,16 @@ func renderTemplate(name, file string, recs record.Set, data any) (string, error
 //
 //	metric NAME          how the documents write a metric ("rmse" is "RMSE")
 //	duration S           S seconds in minutes, or hours and minutes from an hour on
-//	commas N             the integer N with commas between groups of three digits
-//	joinStrings XS SEP   the strings XS separated by SEP
-var rowFuncs = template.FuncMap{"metric": metricName, "duration": duration, "commas": thousands, "joinStrings": strings.Join}
+//	thousands X          X's integer part (X an int or a float64) with commas between groups
+//	                     of three digits
+//	join FORMAT XS       XS (strings or numbers) each written with FORMAT, separated by ", "
+var rowFuncs = template.FuncMap{"metric": metricName, "duration": duration, "thousands": thousandsOf, "join": join}
 
-// recordFuncs are the functions of the templates, over recs, the records of file. A PART or
-// WHAT argument names a part or a quantity, or, ending in "*", every one that begins with what
-// precedes it ("before *", "BenchmarkMatMul/*"). Beyond them, the templates use text/template's
-// builtins (printf, index, slice, len, eq, and, or, not).
+// recordFuncs are the functions of the templates, over recs, the records of file. A PART
+// argument, and the WHAT of records and values, names a part or a quantity, or, ending in "*",
+// every one that begins with what precedes it ("before *", "BenchmarkMatMul/*"); latest, need
+// and maybe take WHAT as it is. Beyond them, the templates use text/template's builtins
+// (printf, index, slice, len, eq, and, or, not).
 //
 // The records:
 //
@@ -113,9 +116,7 @@ var rowFuncs = template.FuncMap{"metric": metricName, "duration": duration, "com
 //	list STRINGS…         the strings, to range over
 //	fields S              S's words
 //	trimPrefix PREFIX S   S without PREFIX
-//	thousands X           X's integer part with commas between groups of three digits
 //	minSec S              S seconds in minutes and seconds ("3 min 05 s")
-//	join FORMAT XS        XS each written with FORMAT, separated by ", "
 //	medianRange FORMAT XS the median of XS and, for more than one, their range in brackets
 //	columns FORMAT XS…    the rows of the columns XS: the row's number from 1, then each
 //	                      column's value written with FORMAT, "—" past its end
@@ -192,24 +193,21 @@ func recordFuncs(file string, recs record.Set) template.FuncMap {
 			}
 			return total
 		},
-		"min":         nonempty("smallest", slices.Min[[]float64]),
-		"max":         nonempty("largest", slices.Max[[]float64]),
-		"median":      nonempty("median", gpuresult.Median),
-		"gib":         func(kb float64) float64 { return kb / (1 << 20) },
-		"list":        func(s ...string) []string { return s },
-		"fields":      strings.Fields,
-		"trimPrefix":  func(prefix, s string) string { return strings.TrimPrefix(s, prefix) },
-		"thousands":   func(x float64) string { return thousands(int(x)) },
-		"minSec":      minSec,
-		"medianRange": medianRange,
-		"columns":     columns,
-		"join": func(format string, xs []float64) string {
-			var s []string
-			for _, x := range xs {
-				s = append(s, fmt.Sprintf(format, x))
+		"min":        nonempty("smallest", slices.Min[[]float64]),
+		"max":        nonempty("largest", slices.Max[[]float64]),
+		"median":     nonempty("median", gpuresult.Median),
+		"gib":        func(kb float64) float64 { return kb / (1 << 20) },
+		"list":       func(s ...string) []string { return s },
+		"fields":     strings.Fields,
+		"trimPrefix": func(prefix, s string) string { return strings.TrimPrefix(s, prefix) },
+		"minSec":     minSec,
+		"medianRange": func(f string, xs []float64) (string, error) {
+			if len(xs) == 0 {
+				return "", fmt.Errorf("%s: the median and range of no values", file)
 			}
-			return strings.Join(s, ", ")
+			return medianRange(f, xs), nil
 		},
+		"columns": columns,
 	}
 }
 
@@ -241,16 +239,38 @@ func beside(recs record.Set, r record.Record, what string) (record.Record, bool)
 	return record.Record{}, false
 }
 
-// medianRange writes the median of xs and, for more than one, their range in brackets, each with
-// format f; no xs is an error.
-func medianRange(f string, xs []float64) (string, error) {
-	switch len(xs) {
-	case 0:
-		return "", fmt.Errorf("no values")
-	case 1:
-		return fmt.Sprintf(f, xs[0]), nil
+// medianRange writes the median of xs (at least one) and, for more than one, their range in
+// brackets, each with format f.
+func medianRange(f string, xs []float64) string {
+	if len(xs) == 1 {
+		return fmt.Sprintf(f, xs[0])
 	}
-	return fmt.Sprintf(f+" ("+f+"–"+f+")", gpuresult.Median(xs), slices.Min(xs), slices.Max(xs)), nil
+	return fmt.Sprintf(f+" ("+f+"–"+f+")", gpuresult.Median(xs), slices.Min(xs), slices.Max(xs))
+}
+
+// thousandsOf is thousands of x's integer part, x an int or a float64 (a count the Go side
+// computes, or a record's value).
+func thousandsOf(x any) (string, error) {
+	switch x := x.(type) {
+	case int:
+		return thousands(x), nil
+	case float64:
+		return thousands(int(x)), nil
+	}
+	return "", fmt.Errorf("thousands of %T, not an int or a float64", x)
+}
+
+// join writes each element of the slice xs with format f, separated by ", ".
+func join(f string, xs any) (string, error) {
+	v := reflect.ValueOf(xs)
+	if v.Kind() != reflect.Slice {
+		return "", fmt.Errorf("join of %T, not a slice", xs)
+	}
+	s := make([]string, v.Len())
+	for i := range s {
+		s[i] = fmt.Sprintf(f, v.Index(i).Interface())
+	}
+	return strings.Join(s, ", "), nil
 }
 
 // provenance is the contexts of the commands that measured recs, as the documents cite them.
