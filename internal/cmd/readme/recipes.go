@@ -26,7 +26,7 @@ var specs = map[string]model.Spec{
 	"synthetic":       {NodeVocab: []int{1}, EdgeVocab: []int{2}, Tasks: 1},
 }
 
-// recipesSection is the table of recipe.All (layouts/recipes.md.tmpl), with each
+// recipesSection is the table of recipe.All (templates/recipes.md.tmpl), with each
 // configuration's parameter count: ours, and the authors' get_model_params for the same
 // configuration (model.ParameterCounts).
 func recipesSection(string) (string, error) {

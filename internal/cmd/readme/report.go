@@ -166,13 +166,13 @@ func (r reportRow) Hyperparameters() string {
 	return hyperparameters(r.runs[0].config)
 }
 
-// medianEpoch is the median of the runs' epochs (seedRun.epochSecs).
+// medianEpoch is the upper median of the runs' epochs (seedRun.epochSecs).
 func medianEpoch(runs []seedRun) float64 {
 	var secs []float64
 	for _, r := range runs {
 		secs = append(secs, r.epochSecs)
 	}
-	return median(secs)
+	return upperMedian(secs)
 }
 
 // runsOutcome is the outcome of a cell's runs (at least one), the test metric times scale with

@@ -39,8 +39,8 @@ var (
 
 // seedRun is what a run folder written by sgformer train says: its summary (the test metric at
 // the best validation epoch so far, the epochs trained), its configuration (nil where
-// config.json is not JSON, an early run's format) and the epochs it configures, and the median
-// seconds of its epochs after the first five (which compile XLA's programs for new batch
+// config.json is not JSON, an early run's format) and the epochs it configures, and the (upper)
+// median seconds of its epochs after the first five (which compile XLA's programs for new batch
 // shapes; 0 without metrics.jsonl).
 type seedRun struct {
 	summary   *training.Summary
@@ -72,7 +72,7 @@ func readRun(dir string) (seedRun, error) {
 	for _, rec := range recs[min(5, max(len(recs)-1, 0)):] {
 		secs = append(secs, rec.Seconds)
 	}
-	r.epochSecs = median(secs)
+	r.epochSecs = upperMedian(secs)
 	return r, nil
 }
 
@@ -96,8 +96,11 @@ func cellRuns(dir string) ([]seedRun, error) {
 	return runs, nil
 }
 
-// median is the middle of xs sorted (the upper middle of an even count); 0 for none.
-func median(xs []float64) float64 {
+// upperMedian is the middle of xs sorted, the upper middle of an even count (0 for none): one
+// epoch measured, not the mean of the middle two that the templates' median takes, as the
+// report's epoch seconds and hours have been computed from the start (changing it would change
+// the documents' estimates).
+func upperMedian(xs []float64) float64 {
 	if len(xs) == 0 {
 		return 0
 	}
