@@ -158,6 +158,9 @@ type reportRow struct {
 	runs []seedRun // none where the cell has not run
 }
 
+// HasRuns says whether the cell has run (its outcome is of its runs, not planned).
+func (r reportRow) HasRuns() bool { return len(r.runs) > 0 }
+
 // Hyperparameters summarises the configuration of the row's first run, "" where there is none.
 func (r reportRow) Hyperparameters() string {
 	if len(r.runs) == 0 {
