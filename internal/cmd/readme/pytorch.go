@@ -14,11 +14,12 @@ func authorsModelSection(dir string) func(root string) (string, error) {
 	return func(root string) (string, error) {
 		var data struct {
 			Dir, Paper string
+			BestEpoch  int // their best epoch counted from 1, as the documents count
 			Theirs     struct {
 				Complete      bool    `json:"complete"`
 				Epochs        int     `json:"epochs"`
 				Done          int     `json:"epochs_done"`
-				BestEpoch     float64 `json:"best_epoch"` // from 0, as their main.py counts
+				BestEpoch     int     `json:"best_epoch"` // from 0, as their main.py counts
 				Val           float64 `json:"best_val"`
 				Test          float64 `json:"test_at_best_val"`
 				SecondsEpoch  float64 `json:"seconds_per_epoch_median"`
@@ -31,8 +32,7 @@ func authorsModelSection(dir string) func(root string) (string, error) {
 				Test float64 `json:"test"`
 			}
 		}
-		paper := cellOf(ogbTable, molesol, subgraphormerPE, 1).value
-		data.Dir, data.Paper = dir, paper.mean+" ± "+paper.std
+		data.Dir, data.Paper = dir, cellOf(ogbTable, molesol, subgraphormerPE, 1).value.String()
 		for _, f := range []struct {
 			name string
 			v    any
@@ -48,6 +48,7 @@ func authorsModelSection(dir string) func(root string) (string, error) {
 		if !data.Theirs.Complete {
 			return "", fmt.Errorf("%s: their run is not complete (%d of %d epochs)", dir, data.Theirs.Done, data.Theirs.Epochs)
 		}
+		data.BestEpoch = data.Theirs.BestEpoch + 1
 		return renderTemplate("authors-model", dir, nil, data)
 	}
 }
