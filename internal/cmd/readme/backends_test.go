@@ -8,8 +8,9 @@ import (
 )
 
 // The backends' table gives each backend's step and pass with their rate of arithmetic, its
-// peak where measured, and its epochs with the programs each compiled; a part that failed, or
-// epochs and program counts that do not pair up, are errors.
+// peak where measured, and its epochs with the programs each compiled (xla:cpu-system's row only
+// where its ZINC part was measured); a part that failed, or epochs and program counts that do
+// not pair up, are errors.
 func TestBackendsSection(t *testing.T) {
 	const file = "b.jsonl"
 	zinc := func(b string, train, infer int) string {
@@ -60,6 +61,11 @@ epoch seconds: 4.4 4.3
 		if !strings.Contains(got, want) {
 			t.Errorf("no %q in\n%s", want, got)
 		}
+	}
+	// Results from before 2026-11-27 measured no xla:cpu-system: no row.
+	got, err = render(strings.Replace(good, zinc("xla:cpu-system", 2500, 400), "", 1))
+	if err != nil || strings.Contains(got, "glibc's default allocator") {
+		t.Errorf("without xla:cpu-system's ZINC part: %v\n%s", err, got)
 	}
 	for name, bad := range map[string]string{
 		"a part failed":        strings.Replace(good, "peak RSS 2097152 kB", "exit status 137\npeak RSS 2097152 kB", 1),
