@@ -21,8 +21,9 @@ import (
 // each FOLDER.tar.gz replaces dest/FOLDER, each runs-seed-S.tar.gz replaces dest/runs/seed-S,
 // and from/pieces.jsonl is appended to dest/pieces.jsonl; then dest/records.jsonl is written
 // afresh from them (gpuresult.Records), the records the documents are rendered from. What the
-// call did not bring back is kept. A piece's XLA dump (FOLDER/xla-dump, tens of megabytes: more than the tracked files of
-// a device call may hold) is summarised into FOLDER/xla-summary.json and moved to dumps/FOLDER.
+// call did not bring back is kept. A piece's XLA dump (FOLDER/xla-dump, tens of megabytes: more
+// than the tracked files of a device call may hold) is summarised into FOLDER/xla-summary.json
+// and moved to dumps/FOLDER.
 func collect(from, dest, dumps string, stdout io.Writer) error {
 	if st, err := os.Stat(from); err != nil || !st.IsDir() {
 		return fmt.Errorf("collect %s: not a folder (usage: gpu-run.sh collect FILES_AT [DEST])", from)

@@ -26,8 +26,8 @@ func write(t *testing.T, root, rel, text string) {
 }
 
 // What a device call brings back replaces a piece's folder and a seed's run, and adds to the
-// record of pieces, whose records are written afresh; what it does not bring back is kept. The tarballs are GNU tar's here,
-// tarGz's in TestTarGz.
+// record of pieces, whose records are written afresh; what it does not bring back is kept. The
+// tarballs are GNU tar's here, tarGz's in TestTarGz.
 func TestCollect(t *testing.T) {
 	if _, err := exec.LookPath("tar"); err != nil {
 		t.Skip("no tar")
