@@ -13,9 +13,9 @@ import (
 )
 
 // fakeSGFormer stands for `sgformer train` in the working directory's build/gpu/bin: it notes
-// its arguments in OUT/args.txt, after a variable that scripts/gpu-env.sh sets, writes run.json and one metrics.jsonl line per epoch up to
-// --epochs, and, with $FAKE_SLOW set, waits before each epoch; on SIGTERM it notes "saved" and
-// exits, as sgformer saves the epoch in progress.
+// its arguments in OUT/args.txt, after a variable that scripts/gpu-env.sh sets, writes run.json
+// and one metrics.jsonl line per epoch up to --epochs, and, with $FAKE_SLOW set, waits before
+// each epoch; on SIGTERM it notes "saved" and exits, as sgformer saves the epoch in progress.
 const fakeSGFormer = `#!/bin/sh
 out=; epochs=
 for a in "$@"; do

@@ -36,8 +36,9 @@ exit status 137
 
 // A cell without runs is planned from the benchmark: needs data when its dataset is not at hand
 // (or has no reader), not measured without a benchmark line, needs GPU above gpuHours or when
-// its benchmark failed, else not run yet, with the CPU hours of 3 seeds; a baseline not measured apart takes the recipe's step,
-// GIN its own; a step measured on fewer graphs than the batch is scaled.
+// its benchmark failed, else not run yet, with the CPU hours of 3 seeds; a baseline not measured
+// apart takes the recipe's step, GIN its own; a step measured on fewer graphs than the batch is
+// scaled.
 func TestPlannedStatus(t *testing.T) {
 	root := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(root, "results/benchmarks"), 0o755); err != nil {
