@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"syscall"
@@ -72,6 +73,7 @@ type Options struct {
 // cut short by a kill is dropped. It returns test's records of the file, in pair order.
 func Run(pairs []data.Pair, test string, path string, opt Options) ([]Record, error) {
 	var pairTest func(data.Pair) (Record, error)
+	work := func(data.Pair) float64 { return 1 } // a pair's share of the run's time (remaining)
 	if opt.Model != nil {
 		var m *Model // built at the first pair to test
 		pairTest = func(p data.Pair) (Record, error) {
@@ -80,6 +82,7 @@ func Run(pairs []data.Pair, test string, path string, opt Options) ([]Record, er
 				if m, err = NewModel(opt.Backend, *opt.Model); err != nil {
 					return Record{}, err
 				}
+				work = func(p data.Pair) float64 { return math.Pow(float64(p.A.N()), float64(m.tupleK)) }
 			}
 			return m.Pair(p, test)
 		}
@@ -138,7 +141,7 @@ func Run(pairs []data.Pair, test string, path string, opt Options) ([]Record, er
 		if opt.Progress != nil && (time.Since(logged) >= opt.ProgressInterval || i == len(todo)-1) {
 			logged = time.Now()
 			rate := float64(i+1) / time.Since(began).Seconds()
-			eta := time.Duration(float64(len(todo)-i-1) / rate * float64(time.Second)).Round(time.Second)
+			eta := remaining(todo, i, work, time.Since(began))
 			fmt.Fprintf(opt.Progress, "brec %s: %d/%d pairs, %.3g pairs/s, eta %v\n", test, len(pairs)-len(todo)+i+1, len(pairs), rate, eta)
 		}
 	}
@@ -150,6 +153,22 @@ func Run(pairs []data.Pair, test string, path string, opt Options) ([]Record, er
 	}
 	slices.SortFunc(out, func(a, b Record) int { return a.Pair - b.Pair })
 	return out, nil
+}
+
+// remaining is how long the pairs of todo after its i-th will take at the pace of those up to
+// it, each pair's time in proportion to its work: a model's, its product graph's nodes (n^K),
+// so that BREC's 198-node CFI pairs at the end are not timed by its 10-node ones at the start;
+// an oracle's, one a pair.
+func remaining(todo []data.Pair, i int, work func(data.Pair) float64, elapsed time.Duration) time.Duration {
+	var done, left float64
+	for j, p := range todo {
+		if j <= i {
+			done += work(p)
+		} else {
+			left += work(p)
+		}
+	}
+	return time.Duration(left / done * float64(elapsed)).Round(time.Second)
 }
 
 // Read reads the records of a results file (none if it does not exist). A last line without

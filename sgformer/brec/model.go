@@ -75,6 +75,7 @@ type Model struct {
 	pred    *training.Predictor
 	start   map[*context.Variable]*tensors.Tensor // the weights' first values
 	sizes   map[[2]int]bool                       // the pair sizes met since the programs were last dropped
+	tupleK  int                                   // the order K of the product's tuples (n^K of them)
 }
 
 // NewModel builds the model of opt.Params on be.
@@ -87,7 +88,7 @@ func NewModel(be backends.Backend, opt ModelOptions) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{be: be, opt: opt, ctx: ctx, start: map[*context.Variable]*tensors.Tensor{}, sizes: map[[2]int]bool{}}
+	m := &Model{be: be, opt: opt, ctx: ctx, start: map[*context.Variable]*tensors.Tensor{}, sizes: map[[2]int]bool{}, tupleK: cfg.TupleK}
 	var cloneErr error
 	ctx.EnumerateVariables(func(v *context.Variable) {
 		value, err := v.Value()
