@@ -76,7 +76,8 @@ func renderTemplate(name, file string, recs record.Set, data any) (string, error
 //	thousands X          X's integer part (X an int or a float64) with commas between groups
 //	                     of three digits
 //	join FORMAT XS       XS (strings or numbers) each written with FORMAT, separated by ", "
-var rowFuncs = template.FuncMap{"metric": metricName, "duration": duration, "thousands": thousandsOf, "join": join}
+//	last XS              the last element of the list XS; an error where XS is empty
+var rowFuncs = template.FuncMap{"metric": metricName, "duration": duration, "thousands": thousandsOf, "join": join, "last": last}
 
 // recordFuncs are the functions of the templates, over recs, the records of file. A PART
 // argument, and the WHAT of records and values, names a part or a quantity, or, ending in "*",
@@ -99,6 +100,9 @@ var rowFuncs = template.FuncMap{"metric": metricName, "duration": duration, "tho
 //	maybe R WHAT          the same, or nil (false in an if or with) where there is none:
 //	                      {{with maybe R WHAT}}…{{.Value}}…{{end}} writes an absent record's
 //	                      nothing and a present one's value, 0 too
+//	measured R WHATS      the records of those of WHATS (a list) that R's command measured in
+//	                      R's part, the first of each, in WHATS' order
+//	unmeasured R WHATS    those of WHATS that it did not measure
 //	fail FORMAT ARGS…     an error, naming the file, that stops the render
 //
 // Numbers (XS a list of them):
@@ -171,6 +175,24 @@ func recordFuncs(file string, recs record.Set) template.FuncMap {
 				return &x
 			}
 			return nil
+		},
+		"measured": func(r record.Record, whats []string) record.Set {
+			var found record.Set
+			for _, what := range whats {
+				if x, ok := beside(recs, r, what); ok {
+					found = append(found, x)
+				}
+			}
+			return found
+		},
+		"unmeasured": func(r record.Record, whats []string) []string {
+			var missing []string
+			for _, what := range whats {
+				if _, ok := beside(recs, r, what); !ok {
+					missing = append(missing, what)
+				}
+			}
+			return missing
 		},
 		"fail": func(format string, args ...any) (string, error) {
 			return "", fmt.Errorf("%s: %s", file, fmt.Sprintf(format, args...))
@@ -271,6 +293,15 @@ func join(f string, xs any) (string, error) {
 		s[i] = fmt.Sprintf(f, v.Index(i).Interface())
 	}
 	return strings.Join(s, ", "), nil
+}
+
+// last is the last element of the slice xs.
+func last(xs any) (any, error) {
+	v := reflect.ValueOf(xs)
+	if v.Kind() != reflect.Slice || v.Len() == 0 {
+		return nil, fmt.Errorf("last of %T %v, not a slice with elements", xs, xs)
+	}
+	return v.Index(v.Len() - 1).Interface(), nil
 }
 
 // provenance is the contexts of the commands that measured recs, as the documents cite them.
