@@ -145,16 +145,20 @@ func TestTemplateNamesUnique(t *testing.T) {
 }
 
 // thousands takes an int (a count the Go side computes) or a float64 (a record's value); join
-// writes strings or numbers; medianRange of no values names the file.
+// writes strings or numbers; last takes the last of strings or numbers, and fails on none;
+// medianRange of no values names the file.
 func TestTemplateFuncs(t *testing.T) {
 	funcs := template.New("").Funcs(rowFuncs).Funcs(recordFuncs("f.jsonl", nil))
-	tmpl := template.Must(funcs.Parse("{{thousands 1234567}} {{thousands 1234.9}}; {{join \"`%s/`\" .S}}; {{join \"%.1f\" .F}}"))
+	tmpl := template.Must(funcs.Parse("{{thousands 1234567}} {{thousands 1234.9}}; {{join \"`%s/`\" .S}}; {{join \"%.1f\" .F}}; {{last .S}} {{last .F}}"))
 	var b strings.Builder
 	if err := tmpl.Execute(&b, map[string]any{"S": []string{"a", "b"}, "F": []float64{1, 2.5}}); err != nil {
 		t.Fatal(err)
 	}
-	if want := "1,234,567 1,234; `a/`, `b/`; 1.0, 2.5"; b.String() != want {
+	if want := "1,234,567 1,234; `a/`, `b/`; 1.0, 2.5; b 2.5"; b.String() != want {
 		t.Errorf("%q, want %q", b.String(), want)
+	}
+	if err := template.Must(funcs.Parse(`{{last .}}`)).Execute(&b, []float64(nil)); err == nil {
+		t.Error("last of none: no error")
 	}
 	err := template.Must(funcs.Parse(`{{medianRange "%.1f" .}}`)).Execute(&b, []float64(nil))
 	if err == nil || !strings.Contains(err.Error(), "f.jsonl: the median and range of no values") {
