@@ -80,11 +80,11 @@ func TestLayering(t *testing.T) {
 // (atomic writes, CSV records, memory checks, a parallel loop, terminal detection, PyTorch's
 // pickles), which import nothing else of the module. The rest of internal/, lab, is what
 // measures, tests and documents the library: the docs' renderer and the GPU plan's runner
-// (cmd/), their records (gpuresult), the notebooks' checker (nbcheck) and the tests' helpers;
-// the library imports none of it.
+// (cmd/), their records (gpuresult), the reproduction report (report), the notebooks' checker
+// (nbcheck) and the tests' helpers; the library imports none of it.
 var (
 	toolbox = []string{"internal/atomicfile", "internal/csvfile", "internal/memory", "internal/parallel", "internal/term", "internal/torchpickle"}
-	lab     = []string{"internal/cmd", "internal/gpuresult", "internal/gpuscripts", "internal/layering", "internal/nbcheck", "internal/record", "internal/shareddata", "internal/xlatest"}
+	lab     = []string{"internal/cmd", "internal/gpuresult", "internal/gpuscripts", "internal/layering", "internal/nbcheck", "internal/record", "internal/report", "internal/shareddata", "internal/xlatest"}
 )
 
 // library are the folders whose packages make the library, besides layers: the notebooks'

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sgformer/sgformer/internal/gpuresult"
 	"github.com/sgformer/sgformer/internal/record"
+	"github.com/sgformer/sgformer/internal/report"
 	"github.com/sgformer/sgformer/sgformer/recipe"
 )
 
@@ -94,19 +95,19 @@ func scalingSection(collectivesFile, cpuFile, gpuDir string) func(root string) (
 			return "", missing
 		}
 		synthetic, _ := recipe.At("synthetic", 1)
-		measured, _, err := configOf(synthetic)
+		measured, _, err := report.ConfigOf(synthetic)
 		if err != nil {
 			return "", err
 		}
 		zincParams, _ := recipe.At("zinc12k", 1)
-		zinc, _, err := configOf(zincParams)
+		zinc, _, err := report.ConfigOf(zincParams)
 		if err != nil {
 			return "", err
 		}
 		if width != measured.Model.Hidden {
 			return "", fmt.Errorf("%s: the largest all-gather is %d wide, the synthetic recipe's hidden width %d", collectivesFile, width, measured.Model.Hidden)
 		}
-		paperEpoch := rowOf(runTimeZINCTable, subgraphormerPE).cells[0].mean
+		paperEpoch := report.RunTimeZINCTable.Row(report.SubgraphormerPE).Cells[0].Mean
 		gpu, err := record.Read(filepath.Join(root, gpuDir, gpuresult.RecordsFile))
 		if err != nil {
 			return "", err
@@ -127,10 +128,10 @@ func scalingSection(collectivesFile, cpuFile, gpuDir string) func(root string) (
 			"(%.2f GB: all-gathers %.2f, all-reduces %.2f) in %d collectives (the measured count × %d/%d layers). "+
 			"The compute is this implementation's training epoch on one %s (`%s/`, the sparse execution, the device call of %s: %.2f s) over its %.0f steps (%s training graphs in batches of %d): %.1f ms a step; "+
 			"the paper's A100 epoch, for comparison, is %.2f s. Each collective costs %.0f µs besides its bytes (assumed).\n\n",
-			collectivesFile, measured.Model.Layers, width, thousands(measuredNodes), ops, thousands(int(gatherBytes+reduceBytes)), thousands(int(gatherBytes)), thousands(int(reduceBytes)),
-			productNodes/graphs, cpuFile, thousands(int(productNodes)), thousands(int(graphs)), thousands(int(math.Round(nodes))), zinc.BatchSize, zinc.Model.Layers, zinc.Model.Hidden, scale,
+			collectivesFile, measured.Model.Layers, width, report.Thousands(measuredNodes), ops, report.Thousands(int(gatherBytes+reduceBytes)), report.Thousands(int(gatherBytes)), report.Thousands(int(reduceBytes)),
+			productNodes/graphs, cpuFile, report.Thousands(int(productNodes)), report.Thousands(int(graphs)), report.Thousands(int(math.Round(nodes))), zinc.BatchSize, zinc.Model.Layers, zinc.Model.Hidden, scale,
 			scale*(gatherBytes+reduceBytes)/1e9, scale*gatherBytes/1e9, scale*reduceBytes/1e9, zincOps, zinc.Model.Layers, measured.Model.Layers,
-			ours[0].Machine, gpuDir, ours[0].Date, epoch, steps, thousands(zincTrainGraphs), zinc.BatchSize, 1e3*epoch/steps, paperEpoch, 1e6*collectiveLatency)
+			ours[0].Machine, gpuDir, ours[0].Date, epoch, steps, report.Thousands(zincTrainGraphs), zinc.BatchSize, 1e3*epoch/steps, paperEpoch, 1e6*collectiveLatency)
 		b.WriteString("| interconnect | GPUs | compute, ms/step | communication, ms/step | step, ms | speed-up | epoch, s |\n|---|---:|---:|---:|---:|---:|---:|\n")
 		for _, ic := range interconnects {
 			m := stepModel{compute: epoch / steps, gatherBytes: scale * gatherBytes, reduceBytes: scale * reduceBytes, ops: zincOps, bandwidth: ic.bandwidth, latency: collectiveLatency}

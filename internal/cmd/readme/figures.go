@@ -2,9 +2,9 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 
+	"github.com/sgformer/sgformer/internal/report"
 	"github.com/sgformer/sgformer/plots"
 	"github.com/sgformer/sgformer/sgformer/ablation"
 )
@@ -13,33 +13,33 @@ import (
 // sections and checked like them: each file (relative to the project root, SVG) and its
 // renderer.
 var figures = map[string]func(root string) (*plots.Figure, error){
-	"docs/figures/reproduction-molesol-sampling.svg": tableFigure(molesolSamplingTable, molesol, "ogbg-molesol: the paper and ours", "test RMSE"),
-	"docs/figures/reproduction-molbace-sampling.svg": tableFigure(molbaceSamplingTable, molbace, "ogbg-molbace: the paper and ours", "test ROC-AUC (%)"),
+	"docs/figures/reproduction-molesol-sampling.svg": tableFigure(report.MolesolSamplingTable, report.Molesol, "ogbg-molesol: the paper and ours", "test RMSE"),
+	"docs/figures/reproduction-molbace-sampling.svg": tableFigure(report.MolbaceSamplingTable, report.Molbace, "ogbg-molbace: the paper and ours", "test ROC-AUC (%)"),
 }
 
 // tableFigure draws a sampling table's cells of dataset against the sampling ratio: per row the
 // paper's mean ± std, and ours (mean ± std over the seeds that finished all their epochs) where
 // there are some.
-func tableFigure(t paperTable, dataset, title, metric string) func(root string) (*plots.Figure, error) {
+func tableFigure(t report.Table, dataset, title, metric string) func(root string) (*plots.Figure, error) {
 	return func(root string) (*plots.Figure, error) {
 		var series []plots.Series
-		for _, row := range []*variant{&sswlPlus, &subgraphormer, &subgraphormerPE} {
-			paper := plots.Series{Name: row.name + ", paper"}
-			ours := plots.Series{Name: row.name + ", ours"}
-			for _, c := range t.cells() {
-				if c.dataset != dataset || c.folder != row.folder {
+		for _, row := range []report.Variant{report.SSWLPlus, report.Subgraphormer, report.SubgraphormerPE} {
+			paper := plots.Series{Name: row.Name + ", paper"}
+			ours := plots.Series{Name: row.Name + ", ours"}
+			for _, c := range t.Cells() {
+				if c.Dataset != dataset || c.Folder != row.Folder {
 					continue
 				}
-				x := 100 * c.ratio
-				paper.X, paper.Mean, paper.Std = append(paper.X, x), append(paper.Mean, c.mean), append(paper.Std, c.std)
-				runs, err := cellRuns(filepath.Join(root, runFolder(c.dataset), c.dir()))
+				x := 100 * c.Ratio
+				paper.X, paper.Mean, paper.Std = append(paper.X, x), append(paper.Mean, c.Mean), append(paper.Std, c.Std)
+				runs, err := report.Runs(root, c)
 				if err != nil {
 					return nil, err
 				}
 				var tests []float64
 				for _, r := range runs {
-					if r.summary.Epochs >= r.want {
-						tests = append(tests, r.summary.TestAtBest)
+					if r.Summary.Epochs >= r.Want {
+						tests = append(tests, r.Summary.TestAtBest)
 					}
 				}
 				if len(tests) == 0 {
@@ -56,7 +56,7 @@ func tableFigure(t paperTable, dataset, title, metric string) func(root string) 
 			}
 		}
 		if !slices.ContainsFunc(series, func(s plots.Series) bool { return len(s.X) > 0 }) {
-			return nil, fmt.Errorf("%s has no cells of %s", t.label, dataset)
+			return nil, fmt.Errorf("%s has no cells of %s", t.Label, dataset)
 		}
 		return plots.Ablation(title, "sampling ratio (%)", metric, series)
 	}

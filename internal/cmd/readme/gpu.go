@@ -8,6 +8,7 @@ import (
 
 	"github.com/sgformer/sgformer/internal/gpuresult"
 	"github.com/sgformer/sgformer/internal/record"
+	"github.com/sgformer/sgformer/internal/report"
 )
 
 // gpuSection renders docs/gpu.md's results of the device calls: the records that
@@ -25,13 +26,13 @@ func gpuSection(dir string) func(root string) (string, error) {
 			return "", err
 		}
 		// the paper's A100 seconds of a training epoch and a test pass (Table "run-time zinc")
-		paper := rowOf(runTimeZINCTable, subgraphormerPE).cells
-		text, err := renderTemplate("gpu", file, recs, map[string]string{"Dir": dir, "PaperEpoch": paper[0].value.mean, "PaperTest": paper[1].value.mean})
+		paper := report.RunTimeZINCTable.Row(report.SubgraphormerPE).Cells
+		text, err := renderTemplate("gpu", file, recs, map[string]string{"Dir": dir, "PaperEpoch": paper[0].Value.Mean, "PaperTest": paper[1].Value.Mean})
 		if err != nil {
 			return "", err
 		}
 		if runs, _ := filepath.Glob(filepath.Join(root, dir, "runs", "seed-*")); len(runs) > 0 {
-			seeds, err := seedsSection(dir+"/runs", cellOf(zincTable, "zinc12k", subgraphormerPE, 1))(root)
+			seeds, err := seedsSection(dir+"/runs", report.ZINCTable.Cell("zinc12k", report.SubgraphormerPE, 1))(root)
 			if err != nil {
 				return "", err
 			}

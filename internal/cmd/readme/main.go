@@ -10,8 +10,10 @@
 // Most renderers lay their section out by a template (template.go): templates/NAME.md.tmpl
 // renders the section NAME and templates/_NAME.md.tmpl is a layout several sections share, all
 // parsed into one set, over the records of results/ (internal/record) or rows the Go side
-// computes from them. The figures drawn from results/ (SVG files beside the documents, and a
-// PNG of each for the notebooks) are listed in figures.
+// computes from them. The reproduction report (docs/reproduction.md: the paper's tables cell by
+// cell against the runs, their statuses and estimates) is computed by internal/report, which
+// the sections of reproduction.go render. The figures drawn from results/ (SVG files beside the
+// documents, and a PNG of each for the notebooks) are listed in figures.
 // TestREADMEIsCurrent runs -check in the tests (and so in CI).
 package main
 
@@ -27,6 +29,7 @@ import (
 	"strings"
 
 	"github.com/sgformer/sgformer/internal/atomicfile"
+	"github.com/sgformer/sgformer/internal/report"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
@@ -38,7 +41,7 @@ var sections = map[string]func(root string) (string, error){
 	"brec-models":      brecModelsSection,
 	"zinc-cpu":         epochsSection("zinc-cpu", "results/zinc12k-cpu"),
 	"synthetic":        compareSection("synthetic", "results/synthetic"),
-	"molesol-paper":    seedsSection("results/ogbg-molesol-paper", cellOf(ogbTable, molesol, subgraphormerPE, 1)),
+	"molesol-paper":    seedsSection("results/ogbg-molesol-paper", report.OGBTable.Cell(report.Molesol, report.SubgraphormerPE, 1)),
 	"results-glance":   tallySection("results-glance"),
 	"molesol-earlier":  summarySection("results/ogbg-molesol"),
 	"molbace":          summarySection("results/ogbg-molbace"),
@@ -52,24 +55,24 @@ var sections = map[string]func(root string) (string, error){
 	"xla-cpu-profile":  templateSection("xla-cpu-profile", "results/benchmarks/xla-cpu-profile.jsonl"),
 	"xla-cpu-plugins":  templateSection("xla-cpu-plugins", "results/benchmarks/xla-cpu-plugins.jsonl"),
 	"whole-runs":       runsSection("results/benchmarks/runs"),
-	"molesol-sampling": samplingSection("molesol-sampling", molesolSampling),
-	"molesol-starts": pairedSection("molesol-starts", molesolSampling, [2]string{"results/reproduction/molesol-sampling-gomlx-init", runFolder(molesol)},
+	"molesol-sampling": samplingSection("molesol-sampling", report.MolesolSamplingTable.Cells()),
+	"molesol-starts": pairedSection("molesol-starts", report.MolesolSamplingTable.Cells(), [2]string{"results/reproduction/molesol-sampling-gomlx-init", report.RunFolder(report.Molesol)},
 		map[string]string{"subgraphormer-pe_ratio-1": "results/ogbg-molesol-paper"}),
-	"molesol-authors-pooling": pairedSection("_authors-pooling", molesolSampling, [2]string{runFolder(molesol), "results/reproduction/molesol-authors-pooling"}, nil),
-	"molbace-authors-pooling": pairedSection("_authors-pooling", molbaceSampling, [2]string{runFolder(molbace), "results/reproduction/molbace-authors-pooling"}, nil),
-	"paper-zinc":              paperSection(zincTable, otherRun{"results/zinc12k-cpu", cellOf(zincTable, "zinc12k", subgraphormerPE, 1)}),
-	"paper-ogb": paperSection(ogbTable, otherRun{"results/ogbg-molesol-paper", cellOf(ogbTable, molesol, subgraphormerPE, 1)},
-		otherRun{"results/ogbg-molbace", cellOf(ogbTable, molbace, subgraphormerPE, 1)}),
-	"paper-pe-ablation":      paperSection(peAblationTable),
-	"paper-peptides":         paperSection(peptidesTable),
-	"paper-alchemy":          paperSection(alchemyTable),
-	"paper-zinc-sampling":    paperSection(zincSamplingTable),
-	"paper-molbace-sampling": paperSection(molbaceSamplingTable),
-	"paper-concat":           paperSection(concatTable),
+	"molesol-authors-pooling": pairedSection("_authors-pooling", report.MolesolSamplingTable.Cells(), [2]string{report.RunFolder(report.Molesol), "results/reproduction/molesol-authors-pooling"}, nil),
+	"molbace-authors-pooling": pairedSection("_authors-pooling", report.MolbaceSamplingTable.Cells(), [2]string{report.RunFolder(report.Molbace), "results/reproduction/molbace-authors-pooling"}, nil),
+	"paper-zinc":              paperSection(report.ZINCTable, report.Other{Dir: "results/zinc12k-cpu", Cell: report.ZINCTable.Cell("zinc12k", report.SubgraphormerPE, 1)}),
+	"paper-ogb": paperSection(report.OGBTable, report.Other{Dir: "results/ogbg-molesol-paper", Cell: report.OGBTable.Cell(report.Molesol, report.SubgraphormerPE, 1)},
+		report.Other{Dir: "results/ogbg-molbace", Cell: report.OGBTable.Cell(report.Molbace, report.SubgraphormerPE, 1)}),
+	"paper-pe-ablation":      paperSection(report.PEAblationTable),
+	"paper-peptides":         paperSection(report.PeptidesTable),
+	"paper-alchemy":          paperSection(report.AlchemyTable),
+	"paper-zinc-sampling":    paperSection(report.ZINCSamplingTable),
+	"paper-molbace-sampling": paperSection(report.MolbaceSamplingTable),
+	"paper-concat":           paperSection(report.ConcatTable),
 	"estimates":              estimatesSection,
 	"reproduction-summary":   tallySection("reproduction-summary"),
-	"paper-run-time-zinc":    runTimeSection(runTimeZINCTable),
-	"paper-run-time-molhiv":  runTimeSection(runTimeMolhivTable),
+	"paper-run-time-zinc":    runTimeSection(report.RunTimeZINCTable),
+	"paper-run-time-molhiv":  runTimeSection(report.RunTimeMolhivTable),
 	"gpu":                    gpuSection("results/zinc12k-gpu"),
 	"authors-model":          authorsModelSection("results/pytorch-import/molesol-authors-seed0"),
 	"test-times":             testTimesSection("results/testing", "quick.jsonl", "all.jsonl"),

@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/sgformer/sgformer/internal/report"
 )
 
 // authorsModelSection renders the model the authors' code trained (scripts/authors-train.py
 // wrote dir) beside its evaluation by sgformer (scripts/pytorch-import.sh wrote
-// dir/sgformer-eval.json) and the paper's cell (paper.csv), by templates/authors-model.md.tmpl.
+// dir/sgformer-eval.json) and the paper's cell (internal/report), by
+// templates/authors-model.md.tmpl.
 func authorsModelSection(dir string) func(root string) (string, error) {
 	return func(root string) (string, error) {
 		var data struct {
@@ -32,7 +35,7 @@ func authorsModelSection(dir string) func(root string) (string, error) {
 				Test float64 `json:"test"`
 			}
 		}
-		data.Dir, data.Paper = dir, cellOf(ogbTable, molesol, subgraphormerPE, 1).value.String()
+		data.Dir, data.Paper = dir, report.OGBTable.Cell(report.Molesol, report.SubgraphormerPE, 1).Value.String()
 		for _, f := range []struct {
 			name string
 			v    any

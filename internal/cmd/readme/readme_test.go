@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/sgformer/sgformer/internal/record"
+	"github.com/sgformer/sgformer/internal/report"
 )
 
 // The generated sections of README.md and docs/reproduction.md are what the code and results/
@@ -149,7 +150,7 @@ func TestSamplingStatus(t *testing.T) {
 		summary := fmt.Sprintf(`{"epochs": %d, "best_epoch": 1, "best_val": 1, "test_at_best_val": %g, "seed": %d}`, epochs, test, seed)
 		os.WriteFile(filepath.Join(dir, "summary.json"), []byte(summary), 0o644)
 	}
-	runs := runFolder(molesol)
+	runs := report.RunFolder(report.Molesol)
 	for s, x := range []float64{0.80, 0.82, 0.84} { // 0.82 ± 0.016
 		write(runs+"/a_ratio-0.5", s, 4, 4, x)
 		write(runs+"/b_ratio-0.5", s, 4, 4, x+0.2)
@@ -159,11 +160,11 @@ func TestSamplingStatus(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(root, runs, "d_ratio-0.5", "seed-0"), 0o755); err != nil { // no epoch yet
 		t.Fatal(err)
 	}
-	cells := []paperCell{
-		{model: "A", folder: "a", dataset: molesol, ratio: 0.5, value: pv("0.830", "0.010"), mean: 0.83, std: 0.01},
-		{model: "B", folder: "b", dataset: molesol, ratio: 0.5, value: pv("0.830", "0.010"), mean: 0.83, std: 0.01},
-		{model: "C", folder: "c", dataset: molesol, ratio: 0.5, value: pv("0.830", "0.010"), mean: 0.83, std: 0.01},
-		{model: "D", folder: "d", dataset: molesol, ratio: 0.5, value: pv("0.830", "0.010"), mean: 0.83, std: 0.01},
+	cells := []report.Cell{
+		{Model: "A", Folder: "a", Dataset: report.Molesol, Ratio: 0.5, Value: report.Value{Mean: "0.830", Std: "0.010"}, Mean: 0.83, Std: 0.01},
+		{Model: "B", Folder: "b", Dataset: report.Molesol, Ratio: 0.5, Value: report.Value{Mean: "0.830", Std: "0.010"}, Mean: 0.83, Std: 0.01},
+		{Model: "C", Folder: "c", Dataset: report.Molesol, Ratio: 0.5, Value: report.Value{Mean: "0.830", Std: "0.010"}, Mean: 0.83, Std: 0.01},
+		{Model: "D", Folder: "d", Dataset: report.Molesol, Ratio: 0.5, Value: report.Value{Mean: "0.830", Std: "0.010"}, Mean: 0.83, Std: 0.01},
 	}
 	out, err := samplingSection("molesol-sampling", cells)(root)
 	if err != nil {

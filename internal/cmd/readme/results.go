@@ -7,20 +7,13 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/sgformer/sgformer/internal/report"
 	"github.com/sgformer/sgformer/sgformer/ablation"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
 // The results of README.md and docs/results.md, rendered from the run directories committed
 // under results/ (templates/_run.md.tmpl).
-
-// metricName is how the README writes a metric.
-func metricName(m string) string {
-	if name, ok := map[string]string{"mae": "MAE", "rmse": "RMSE", "rocauc": "ROC-AUC", "ap": "AP"}[m]; ok {
-		return name
-	}
-	return m
-}
 
 // duration writes seconds as hours and minutes.
 func duration(seconds float64) string {
@@ -77,7 +70,7 @@ func compareSection(name, dir string) func(root string) (string, error) {
 
 // seedsSection renders the runs dir/seed-* of one configuration, and the mean ± population
 // std of the test metric at the best validation epoch next to the paper's cell.
-func seedsSection(dir string, paper paperCell) func(root string) (string, error) {
+func seedsSection(dir string, paper report.Cell) func(root string) (string, error) {
 	return func(root string) (string, error) {
 		dirs, err := filepath.Glob(filepath.Join(root, dir, "seed-*"))
 		if err != nil || len(dirs) == 0 {
@@ -91,19 +84,19 @@ func seedsSection(dir string, paper paperCell) func(root string) (string, error)
 		var tests []float64
 		partial := false
 		for _, d := range dirs {
-			r, err := readRun(d)
+			r, err := report.ReadRun(d)
 			if err != nil {
 				return "", err
 			}
-			if r.config == nil {
+			if r.Config == nil {
 				return "", fmt.Errorf("%s: config.json is not JSON", d)
 			}
-			seeds = append(seeds, seed{r.summary, r.want})
-			tests = append(tests, r.summary.TestAtBest)
-			partial = partial || r.summary.Epochs < r.want
+			seeds = append(seeds, seed{r.Summary, r.Want})
+			tests = append(tests, r.Summary.TestAtBest)
+			partial = partial || r.Summary.Epochs < r.Want
 		}
-		ours, _, _ := meanStd(tests, 3)
-		return renderTemplate("_seeds", dir, nil, map[string]any{"Seeds": seeds, "Ours": ours, "Paper": paper.value, "Partial": partial})
+		ours, _, _ := report.MeanStd(tests, 3)
+		return renderTemplate("_seeds", dir, nil, map[string]any{"Seeds": seeds, "Ours": ours, "Paper": paper.Value, "Partial": partial})
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/sgformer/sgformer/internal/record"
+	"github.com/sgformer/sgformer/internal/report"
 )
 
 // runPiece is one of scripts/bench-runs.sh's pieces: what it runs, on what, and the paper cell
@@ -16,14 +17,14 @@ import (
 type runPiece struct {
 	Name, Run, Runner string
 	epochs            int
-	cell              func() paperCell // nil: no estimate (another runner than xla:cpu)
+	cell              func() report.Cell // nil: no estimate (another runner than xla:cpu)
 }
 
 // runPieces are scripts/bench-runs.sh's pieces, in the table's order.
 var runPieces = func() []runPiece {
-	molesol := func() paperCell { return cellOf(ogbTable, molesol, subgraphormerPE, 1) }
-	zinc := func() paperCell { return cellOf(zincTable, "zinc12k", subgraphormerPE, 1) }
-	peptides := func() paperCell { return cellOf(peptidesTable, "peptides-func", subgraphormerPE, 0.3) }
+	molesol := func() report.Cell { return report.OGBTable.Cell(report.Molesol, report.SubgraphormerPE, 1) }
+	zinc := func() report.Cell { return report.ZINCTable.Cell("zinc12k", report.SubgraphormerPE, 1) }
+	peptides := func() report.Cell { return report.PeptidesTable.Cell("peptides-func", report.SubgraphormerPE, 0.3) }
 	const m, z, p = "ogbg-molesol, 100 epochs", "ZINC-12k, 1 epoch", "Peptides-func, 1 epoch"
 	return []runPiece{
 		{"molesol-xla", m, "`xla:cpu`", 100, molesol},
@@ -49,7 +50,7 @@ type runRow struct {
 // same run from one step (results/benchmarks/recipes.jsonl).
 func runsSection(dir string) func(root string) (string, error) {
 	return func(root string) (string, error) {
-		rc, err := newReportContext(root)
+		rp, err := report.New(root)
 		if err != nil {
 			return "", err
 		}
@@ -58,8 +59,8 @@ func runsSection(dir string) func(root string) (string, error) {
 		for _, pc := range runPieces {
 			row := runRow{runPiece: pc, Estimate: "—"}
 			if pc.cell != nil {
-				if e, ok := rc.bench.estimate(pc.cell()); ok {
-					row.Estimate = strconv.FormatFloat(e.epoch()*float64(pc.epochs)/3600, 'f', 2, 64)
+				if epoch, ok := rp.Epoch(pc.cell()); ok {
+					row.Estimate = strconv.FormatFloat(epoch*float64(pc.epochs)/3600, 'f', 2, 64)
 				}
 			}
 			file := filepath.Join(dir, pc.Name+".jsonl")

@@ -14,6 +14,7 @@ import (
 
 	"github.com/sgformer/sgformer/internal/gpuresult"
 	"github.com/sgformer/sgformer/internal/record"
+	"github.com/sgformer/sgformer/internal/report"
 )
 
 // templateFiles are the layouts of the sections: templates/NAME.md.tmpl renders the section
@@ -77,7 +78,7 @@ func renderTemplate(name, file string, recs record.Set, data any) (string, error
 //	                     of three digits
 //	join FORMAT XS       XS (strings or numbers) each written with FORMAT, separated by ", "
 //	last XS              the last element of the list XS; an error where XS is empty
-var rowFuncs = template.FuncMap{"metric": metricName, "duration": duration, "thousands": thousandsOf, "join": join, "last": last}
+var rowFuncs = template.FuncMap{"metric": report.MetricName, "duration": duration, "thousands": thousandsOf, "join": join, "last": last}
 
 // recordFuncs are the functions of the templates, over recs, the records of file. A PART
 // argument, and the WHAT of records and values, names a part or a quantity, or, ending in "*",
@@ -275,9 +276,9 @@ func medianRange(f string, xs []float64) string {
 func thousandsOf(x any) (string, error) {
 	switch x := x.(type) {
 	case int:
-		return thousands(x), nil
+		return report.Thousands(x), nil
 	case float64:
-		return thousands(int(x)), nil
+		return report.Thousands(int(x)), nil
 	}
 	return "", fmt.Errorf("thousands of %T, not an int or a float64", x)
 }

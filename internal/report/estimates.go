@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"errors"
@@ -42,8 +42,8 @@ func (e estimate) epoch() float64 { return e.train + e.eval }
 // product graphs but GNN-SSWL+ where it is measured apart share the recipe's) or of its baseline
 // at the dataset's first recipe; a baseline whose training step was not measured apart takes
 // the recipe's.
-func (b *recipeBench) estimate(c paperCell) (estimate, bool) {
-	if _, ok := b.Value(c.dataset, benchLine(c)+"train", "cpu_s/epoch"); !ok {
+func (b *recipeBench) estimate(c Cell) (estimate, bool) {
+	if _, ok := b.Value(c.Dataset, benchLine(c)+"train", "cpu_s/epoch"); !ok {
 		c.bench = "recipe"
 	}
 	return b.own(c)
@@ -51,22 +51,22 @@ func (b *recipeBench) estimate(c paperCell) (estimate, bool) {
 
 // own is the estimated epoch of the cell's own model (its benchmark's lines, never the recipe's
 // in a baseline's place), if the benchmark measured it.
-func (b *recipeBench) own(c paperCell) (estimate, bool) {
+func (b *recipeBench) own(c Cell) (estimate, bool) {
 	line := benchLine(c)
-	train, ok1 := b.Value(c.dataset, line+"train", "cpu_s/epoch")
-	eval, ok2 := b.Value(c.dataset, line+"inference", "cpu_s/epoch")
-	test, ok3 := b.Value(c.dataset, line+"inference", "test_cpu_s")
+	train, ok1 := b.Value(c.Dataset, line+"train", "cpu_s/epoch")
+	eval, ok2 := b.Value(c.Dataset, line+"inference", "cpu_s/epoch")
+	test, ok3 := b.Value(c.Dataset, line+"inference", "test_cpu_s")
 	return estimate{train, eval, test}, ok1 && ok2 && ok3
 }
 
 // benchLine is the prefix of the names of a cell's lines in BenchmarkRecipeStep's output: its
 // recipe's, or its baseline's at the dataset's first recipe.
-func benchLine(c paperCell) string {
-	ratio := c.ratio
+func benchLine(c Cell) string {
+	ratio := c.Ratio
 	if c.bench != "recipe" {
-		ratio = firstRatio(c.dataset)
+		ratio = firstRatio(c.Dataset)
 	}
-	return fmt.Sprintf("BenchmarkRecipeStep/%s/ratio=%g/%s/", c.dataset, ratio, c.bench)
+	return fmt.Sprintf("BenchmarkRecipeStep/%s/ratio=%g/%s/", c.Dataset, ratio, c.bench)
 }
 
 // firstRatio is the sampling ratio of dataset's first recipe, the one its baselines take.
@@ -95,15 +95,15 @@ func (b *recipeBench) missingData(dataset string) string {
 // plannedOutcome is the outcome of a cell without runs: needs data, needs GPU (above gpuHours,
 // or when its benchmark failed: out of memory or time), or not run yet, with the CPU hours its
 // seeds would take by the benchmark.
-func (b *recipeBench) plannedOutcome(c paperCell, epochs int) Outcome {
+func (b *recipeBench) plannedOutcome(c Cell, epochs int) Outcome {
 	o := Outcome{Ours: "—", Seeds: "—", Epochs: "—", Hours: "—"}
 	e, ok := b.estimate(c)
 	if ok {
 		o.hours = seedHours(e.epoch(), epochs)
 		o.Hours = "≈ " + roundHours(o.hours)
 	}
-	exit, failed := b.Value(c.dataset, "exit status", "")
-	switch why := b.missingData(c.dataset); {
+	exit, failed := b.Value(c.Dataset, "exit status", "")
+	switch why := b.missingData(c.Dataset); {
 	case why != "":
 		o.setStatus("needs data", why)
 	case !ok && failed:
@@ -118,8 +118,8 @@ func (b *recipeBench) plannedOutcome(c paperCell, epochs int) Outcome {
 	return o
 }
 
-// seedHours is the CPU hours of a cell's seeds (reportSeeds) of epochs epochs of secs seconds.
-func seedHours(secs float64, epochs int) float64 { return secs * float64(epochs) * reportSeeds / 3600 }
+// seedHours is the CPU hours of a cell's seeds (seedCount) of epochs epochs of secs seconds.
+func seedHours(secs float64, epochs int) float64 { return secs * float64(epochs) * seedCount / 3600 }
 
 // roundHours writes hours with a decimal below 10.
 func roundHours(h float64) string {
@@ -137,32 +137,39 @@ func hoursAsWritten(h float64) float64 {
 	return math.Round(h)
 }
 
-// estimatesSection renders the benchmark the estimates come from by templates/estimates.md.tmpl:
-// per recipe (and baseline) measured, its lines' prefix, the estimated epoch and the epochs of
-// the recipe; then the estimates against the runs' epochs.
-func estimatesSection(root string) (string, error) {
-	rc, err := newReportContext(root)
-	if err != nil {
-		return "", err
-	}
-	b := rc.bench
+// Estimates is the benchmark the estimates come from, for templates/estimates.md.tmpl: per
+// recipe (and baseline) measured, its lines' prefix, the estimated epoch and the epochs of the
+// recipe (Rows); the datasets whose process was timed, in order of name; and the estimates
+// against the runs' epochs (Check, Tally.Estimates).
+type Estimates struct {
+	Rows     []EstimateLine
+	Datasets []string
+	Check    []EstimateRow
+	Records  record.Set // the benchmark's, which the template reads
+}
+
+// An EstimateLine is a recipe or a baseline that the benchmark measured.
+type EstimateLine struct {
+	Dataset, Sampling, Model, Line string
+	Epoch                          float64
+	Epochs                         int
+	Hours                          string
+}
+
+// Estimates returns the benchmark the estimates come from; nil where it has not run.
+func (rp *Report) Estimates() (*Estimates, error) {
+	b := rp.bench
 	if len(b.Set) == 0 {
-		return fmt.Sprintf("`%s` has not been written yet (`scripts/bench-recipes.sh`).\n", recipeBenchFile), nil
+		return nil, nil
 	}
-	type row struct {
-		Dataset, Sampling, Model, Line string
-		Epoch                          float64
-		Epochs                         int
-		Hours                          string
-	}
-	var rows []row
+	es := &Estimates{Records: b.Set}
 	for _, r := range recipe.All { // the recipe, then its baselines measured apart
-		for _, v := range []variant{subgraphormerPE, gin, sswlPlus} {
+		for _, v := range []Variant{SubgraphormerPE, GIN, SSWLPlus} {
 			if v.benchName() != "recipe" && r.Ratio != firstRatio(r.Dataset) {
 				continue // baselines are measured at the dataset's first recipe
 			}
 			ratio := r.Ratio
-			if v.folder == gin.folder {
+			if v.Folder == GIN.Folder {
 				ratio = 1 // GIN's cells are on the whole graphs
 			}
 			c := v.cell(r.Dataset, ratio)
@@ -172,31 +179,38 @@ func estimatesSection(root string) (string, error) {
 			}
 			cfg, _, err := cellConfig(c)
 			if err != nil {
-				return "", err
+				return nil, err
 			}
-			rows = append(rows, row{r.Dataset, ratioName(r.Ratio), v.name, benchLine(c), e.epoch(), cfg.Epochs,
+			es.Rows = append(es.Rows, EstimateLine{r.Dataset, ratioName(r.Ratio), v.Name, benchLine(c), e.epoch(), cfg.Epochs,
 				roundHours(seedHours(e.epoch(), cfg.Epochs))})
 		}
 	}
-	var datasets []string // those whose process was timed, in order of name
 	for _, ds := range slices.Sorted(slices.Values(b.Parts())) {
 		if _, ok := b.Value(ds, "peak RSS", "kB"); ok {
-			datasets = append(datasets, ds)
+			es.Datasets = append(es.Datasets, ds)
 		}
 	}
-	t, err := rc.newTally()
+	t, err := rp.Tally()
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	return renderTemplate("estimates", recipeBenchFile, b.Set, map[string]any{"Rows": rows, "Datasets": datasets, "Check": t.Estimates})
+	es.Check = t.Estimates
+	return es, nil
 }
 
-// An estimateRow is a cell's estimated epoch beside its runs' median epoch (after the first
+// Epoch is the estimated seconds of an epoch of a cell's recipe (recipeBench.estimate), if the
+// benchmark measured it.
+func (rp *Report) Epoch(c Cell) (float64, bool) {
+	e, ok := rp.bench.estimate(c)
+	return e.epoch(), ok
+}
+
+// An EstimateRow is a cell's estimated epoch beside its runs' median epoch (after the first
 // five, which compile), so that the estimates can be judged.
-type estimateRow struct {
-	reportRow
+type EstimateRow struct {
+	Row
 	Measured, Estimated float64
 }
 
 // Ratio is the runs' epoch over the estimated one.
-func (r estimateRow) Ratio() float64 { return r.Measured / r.Estimated }
+func (r EstimateRow) Ratio() float64 { return r.Measured / r.Estimated }

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"encoding/json"
@@ -9,14 +9,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sgformer/sgformer/internal/record"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
 // benchFixture is the parts of scripts/bench-recipes.sh's output, with round numbers: on
 // ogbg-molesol an epoch of 29 steps of 0.05 s and 8 inference batches of 0.01 s (1.53 s, 0.13 h
 // for 100 epochs × 3 seeds); on ZINC-12k 79 steps of 5 s and 16 batches of 2 s (427 s, 142 h
-// for 400 epochs × 3 seeds); Peptides-func measured on 4 graphs of the recipe's 128.
-const benchFixture = `== shared data
+// for 400 epochs × 3 seeds); Peptides-func measured on 4 graphs of the recipe's 128; after the
+// header of scripts/lib/record.sh.
+const benchFixture = `# command: scripts/bench-recipes.sh
+# commit: abc1234
+# date: 2026-11-28T16:00Z
+# machine: 2 cores
+# load: 0.1 0.2 0.3
+== shared data
 {"ogbg_molbace":true,"ogbg_molesol":true,"ogbg_molhiv":true,"peptides_func":true,"zinc12k":true}
 == ogbg-molesol
 BenchmarkRecipeStep/ogbg-molesol/ratio=1/recipe/train-2      2  100000000 ns/op  0.05 cpu_s/op  1.45 cpu_s/epoch  32 graphs/batch  32 recipe_batch  29 steps/epoch
@@ -44,39 +51,45 @@ func TestPlannedStatus(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(root, "results/benchmarks"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	writeRecords(t, filepath.Join(root, recipeBenchFile), benchFixture)
-	rc, err := newReportContext(root)
+	recs, err := record.Parse(strings.NewReader(benchFixture))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := record.Write(filepath.Join(root, BenchFile), recs); err != nil {
+		t.Fatal(err)
+	}
+	rp, err := New(root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		cell          paperCell
+		cell          Cell
 		status, hours string
 	}{
-		{cellOf(ogbTable, molesol, subgraphormerPE, 1), "not run yet", "≈ 0.1"},  // 1.53 s × 300 epochs
-		{cellOf(ogbTable, molesol, sswlPlus, 1), "not run yet", "≈ 0.1"},         // the recipe's step
-		{cellOf(zincTable, "zinc12k", subgraphormerPE, 1), "needs GPU", "≈ 142"}, // 427 s × 1,200 epochs
-		{cellOf(zincTable, "zinc12k", gin, 1), "not run yet", "≈ 0.3"},           // (0.79 + 0.08) s × 1,200 epochs
-		{cellOf(zincTable, "zinc-full", subgraphormerPE, 1), "needs data: `zinc_full` is not in the shared data, and this machine cannot download it", "—"},
-		{cellOf(ogbTable, molhiv, subgraphormerPE, 1), "needs GPU: its benchmark did not finish on this machine (exit status 137)", "—"},
-		{cellOf(ogbTable, molbace, subgraphormerPE, 1), "not measured", "—"},
-		{cellOf(alchemyTable, "alchemy12k", subgraphormerPE, 1), "needs data: `alchemy12k` is not in the shared data, and this machine cannot download it", "—"},
+		{OGBTable.Cell(Molesol, SubgraphormerPE, 1), "not run yet", "≈ 0.1"},  // 1.53 s × 300 epochs
+		{OGBTable.Cell(Molesol, SSWLPlus, 1), "not run yet", "≈ 0.1"},         // the recipe's step
+		{ZINCTable.Cell("zinc12k", SubgraphormerPE, 1), "needs GPU", "≈ 142"}, // 427 s × 1,200 epochs
+		{ZINCTable.Cell("zinc12k", GIN, 1), "not run yet", "≈ 0.3"},           // (0.79 + 0.08) s × 1,200 epochs
+		{ZINCTable.Cell("zinc-full", SubgraphormerPE, 1), "needs data: `zinc_full` is not in the shared data, and this machine cannot download it", "—"},
+		{OGBTable.Cell(Molhiv, SubgraphormerPE, 1), "needs GPU: its benchmark did not finish on this machine (exit status 137)", "—"},
+		{OGBTable.Cell(Molbace, SubgraphormerPE, 1), "not measured", "—"},
+		{AlchemyTable.Cell("alchemy12k", SubgraphormerPE, 1), "needs data: `alchemy12k` is not in the shared data, and this machine cannot download it", "—"},
 		// (32 × 1 s × 85 + 32 × 0.5 s × 114) × 200 epochs × 3 seeds = 757 h
-		{cellOf(peptidesTable, "peptides-func", subgraphormerPE, 0.3), "needs GPU", "≈ 757"},
+		{PeptidesTable.Cell("peptides-func", SubgraphormerPE, 0.3), "needs GPU", "≈ 757"},
 	} {
 		cfg, _, err := cellConfig(tc.cell)
 		if err != nil {
 			t.Fatal(err)
 		}
-		o := rc.bench.plannedOutcome(tc.cell, cfg.Epochs)
+		o := rp.bench.plannedOutcome(tc.cell, cfg.Epochs)
 		if o.Status != tc.status || o.Hours != tc.hours {
-			t.Errorf("%s on %s at %g: %q, %q; want %q, %q", tc.cell.model, tc.cell.dataset, tc.cell.ratio, o.Status, o.Hours, tc.status, tc.hours)
+			t.Errorf("%s on %s at %g: %q, %q; want %q, %q", tc.cell.Model, tc.cell.Dataset, tc.cell.Ratio, o.Status, o.Hours, tc.status, tc.hours)
 		}
 		if !slices.Contains(statusKinds, o.kind) || !strings.HasPrefix(o.Status, o.kind) {
-			t.Errorf("%s on %s at %g: kind %q of status %q", tc.cell.model, tc.cell.dataset, tc.cell.ratio, o.kind, o.Status)
+			t.Errorf("%s on %s at %g: kind %q of status %q", tc.cell.Model, tc.cell.Dataset, tc.cell.Ratio, o.kind, o.Status)
 		}
 	}
-	if exit, _ := rc.bench.Value("ogbg-molhiv", "exit status", ""); exit != 137 {
+	if exit, _ := rp.bench.Value("ogbg-molhiv", "exit status", ""); exit != 137 {
 		t.Errorf("ogbg-molhiv's exit status %v, want 137", exit)
 	}
 }
@@ -85,7 +98,7 @@ func TestPlannedStatus(t *testing.T) {
 // does not take the cell's place in the table, scaled to the paper's percent for ROC-AUC.
 func TestCellRunsAgainstRecipe(t *testing.T) {
 	root := t.TempDir()
-	write := func(c paperCell, seed int, test float64, change map[string]any) {
+	write := func(c Cell, seed int, test float64, change map[string]any) {
 		_, want, err := cellConfig(c)
 		if err != nil {
 			t.Fatal(err)
@@ -94,7 +107,7 @@ func TestCellRunsAgainstRecipe(t *testing.T) {
 		for k, v := range change {
 			want[k] = v
 		}
-		dir := filepath.Join(root, runFolder(c.dataset), c.dir(), fmt.Sprintf("seed-%d", seed))
+		dir := filepath.Join(root, RunFolder(c.Dataset), c.dir(), fmt.Sprintf("seed-%d", seed))
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -110,24 +123,24 @@ func TestCellRunsAgainstRecipe(t *testing.T) {
 			}
 		}
 	}
-	esol, bace := cellOf(ogbTable, molesol, subgraphormerPE, 1), cellOf(ogbTable, molbace, subgraphormerPE, 1)
+	esol, bace := OGBTable.Cell(Molesol, SubgraphormerPE, 1), OGBTable.Cell(Molbace, SubgraphormerPE, 1)
 	write(esol, 0, 0.8, map[string]any{"pe_k": 8})
 	write(esol, 1, 0.9, nil)
 	for s, x := range []float64{0.84, 0.845, 0.85} {
 		write(bace, s, x, nil)
 	}
-	rc, err := newReportContext(root)
+	rp, err := New(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := rc.row(esol)
+	o, err := rp.Row(esol)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := "partial: 2 of 3 seeds finished; not the recipe: pe_k 8 (recipe: 2)"; o.Status != want || o.Ours != "0.850 ± 0.050" {
 		t.Errorf("molesol: %+v, want status %q", o, want)
 	}
-	o, err = rc.row(bace)
+	o, err = rp.Row(bace)
 	if err != nil {
 		t.Fatal(err)
 	}

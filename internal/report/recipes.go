@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"fmt"
@@ -26,40 +26,43 @@ var specs = map[string]model.Spec{
 	"synthetic":       {NodeVocab: []int{1}, EdgeVocab: []int{2}, Tasks: 1},
 }
 
-// recipesSection is the table of recipe.All (templates/recipes.md.tmpl), with each
-// configuration's parameter count: ours, and the authors' get_model_params for the same
-// configuration (model.ParameterCounts).
-func recipesSection(string) (string, error) {
-	type row struct {
-		R                           recipe.Recipe
-		C                           training.Config
-		Sampling, Optimiser, Params string
-	}
-	var rows []row
+// A RecipeRow is a recipe of recipe.All as templates/recipes.md.tmpl lists it: its
+// configuration, sampling, optimiser and schedule, and the parameter count of its model, ours
+// and the authors' get_model_params for the same configuration (model.ParameterCounts), "—"
+// for a dataset without specs.
+type RecipeRow struct {
+	R                           recipe.Recipe
+	C                           training.Config
+	Sampling, Optimiser, Params string
+}
+
+// Recipes returns the rows of recipe.All.
+func Recipes() ([]RecipeRow, error) {
+	var rows []RecipeRow
 	for _, r := range recipe.All {
-		c, _, err := configOf(r.Params)
+		c, _, err := ConfigOf(r.Params)
 		if err != nil {
-			return "", fmt.Errorf("%s at %g: %w", r.Dataset, r.Ratio, err)
+			return nil, fmt.Errorf("%s at %g: %w", r.Dataset, r.Ratio, err)
 		}
-		x := row{R: r, C: c, Sampling: "full bag", Optimiser: optimiser(c), Params: "—"}
+		x := RecipeRow{R: r, C: c, Sampling: "full bag", Optimiser: optimiser(c), Params: "—"}
 		if _, ok := specs[r.Dataset]; ok {
 			ours, theirs, err := parameterCounts(r.Dataset, r.Params)
 			if err != nil {
-				return "", fmt.Errorf("%s at %g: %w", r.Dataset, r.Ratio, err)
+				return nil, fmt.Errorf("%s at %g: %w", r.Dataset, r.Ratio, err)
 			}
-			x.Params = fmt.Sprintf("%s / %s", thousands(ours), thousands(theirs))
+			x.Params = fmt.Sprintf("%s / %s", Thousands(ours), Thousands(theirs))
 		}
 		if c.SamplingRatio < 1 {
 			x.Sampling = fmt.Sprintf("%g %%, %d draws", 100*c.SamplingRatio, c.EvalSamples)
 		}
 		rows = append(rows, x)
 	}
-	return renderTemplate("recipes", "", nil, rows)
+	return rows, nil
 }
 
-// configOf is the configuration of a run with params, and the context holding every
+// ConfigOf is the configuration of a run with params, and the context holding every
 // parameter's value.
-func configOf(params map[string]any) (training.Config, *context.Context, error) {
+func ConfigOf(params map[string]any) (training.Config, *context.Context, error) {
 	ctx := context.New()
 	training.Defaults(ctx)
 	ctx.SetParams(params)
@@ -102,8 +105,8 @@ func optimiser(c training.Config) string {
 	return o + ", constant"
 }
 
-// thousands writes n with a comma between groups of three digits.
-func thousands(n int) string {
+// Thousands writes n with a comma between groups of three digits.
+func Thousands(n int) string {
 	s := fmt.Sprint(n)
 	for i := len(s) - 3; i > 0; i -= 3 {
 		s = s[:i] + "," + s[i:]

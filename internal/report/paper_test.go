@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"fmt"
@@ -10,13 +10,13 @@ import (
 )
 
 // paperTeX is the paper's LaTeX, beside the project (shared/paper).
-const paperTeX = "../../../../shared/paper/subgraphormer-icml2024.tex"
+const paperTeX = "../../../shared/paper/subgraphormer-icml2024.tex"
 
 // texRow is a row of a table as its LaTeX writes it: its parameter count where it gives one
 // ("293k"), and its value cells in order (dash for "-").
 type texRow struct {
 	params string
-	values []paperValue
+	values []Value
 }
 
 var (
@@ -109,7 +109,7 @@ func TestPaperTables(t *testing.T) {
 		t.Skipf("the paper's LaTeX is not beside the project: %v", err)
 	}
 	for _, table := range paperTables {
-		rows, err := texRows(string(raw), table.label)
+		rows, err := texRows(string(raw), table.Label)
 		if err != nil {
 			t.Error(err)
 			continue
@@ -117,11 +117,11 @@ func TestPaperTables(t *testing.T) {
 		for _, r := range table.rows {
 			got, ok := rows[r.tex]
 			if !ok {
-				t.Errorf("%s: no row %q in the LaTeX (rows: %q)", table.label, r.tex, keys(rows))
+				t.Errorf("%s: no row %q in the LaTeX (rows: %q)", table.Label, r.tex, keys(rows))
 				continue
 			}
 			if !slices.Equal(got.values, r.values()) || got.params != r.params {
-				t.Errorf("%s, row %q: the LaTeX has %v (parameters %q), paper.csv %v (%q)", table.label, r.tex, got.values, got.params, r.values(), r.params)
+				t.Errorf("%s, row %q: the LaTeX has %v (parameters %q), paper.csv %v (%q)", table.Label, r.tex, got.values, got.params, r.values(), r.params)
 			}
 		}
 	}
@@ -153,10 +153,10 @@ GNN-SSWL$+$~\cite{z} & $500k$ & $82.70$\tiny $\pm1.80\phantom{0}$ & $ 0.200$\tin
 		t.Fatal(err)
 	}
 	want := map[string]texRow{
-		"GIN":                  {values: []paperValue{pv("0.070", "0.005"), dash}},
-		"GNN-SSWL+":            {params: "500k", values: []paperValue{pv("82.70", "1.80"), pv("0.200", "0.017")}},
-		"Subgraphormer @ 100%": {values: []paperValue{pv("0.067", "0.007")}},
-		"Subgraphormer @ 50%":  {values: []paperValue{pv("9.60", "0.10")}},
+		"GIN":                  {values: []Value{pv("0.070", "0.005"), dash}},
+		"GNN-SSWL+":            {params: "500k", values: []Value{pv("82.70", "1.80"), pv("0.200", "0.017")}},
+		"Subgraphormer @ 100%": {values: []Value{pv("0.067", "0.007")}},
+		"Subgraphormer @ 50%":  {values: []Value{pv("9.60", "0.10")}},
 	}
 	if len(rows) != len(want) {
 		t.Errorf("rows %q, want %q", keys(rows), keys(want))
@@ -172,13 +172,13 @@ GNN-SSWL$+$~\cite{z} & $500k$ & $82.70$\tiny $\pm1.80\phantom{0}$ & $ 0.200$\tin
 }
 
 // pv is a paper value.
-func pv(mean, std string) paperValue { return paperValue{mean, std} }
+func pv(mean, std string) Value { return Value{mean, std} }
 
 // values returns the row's values, as the LaTeX writes them.
-func (r paperRow) values() []paperValue {
-	var vs []paperValue
-	for _, c := range r.cells {
-		vs = append(vs, c.value)
+func (r TableRow) values() []Value {
+	var vs []Value
+	for _, c := range r.Cells {
+		vs = append(vs, c.Value)
 	}
 	return vs
 }
@@ -201,7 +201,7 @@ func TestReadPaper(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := ts[0].cells(); len(ts) != 1 || len(c) != 1 || c[0].mean != 0.163 || c[0].model != "GIN" || c[0].dataset != "zinc12k" {
+	if c := ts[0].Cells(); len(ts) != 1 || len(c) != 1 || c[0].Mean != 0.163 || c[0].Model != "GIN" || c[0].Dataset != "zinc12k" {
 		t.Errorf("read %+v", ts)
 	}
 	for name, tc := range map[string]struct{ text, want string }{
