@@ -164,12 +164,12 @@ func (rp *Report) Estimates() (*Estimates, error) {
 	}
 	es := &Estimates{Records: b.Set}
 	for _, r := range recipe.All { // the recipe, then its baselines measured apart
-		for _, v := range []Variant{SubgraphormerPE, GIN, SSWLPlus} {
+		for _, v := range []Variant{SubgraphormerPE, gin, sswlPlus} {
 			if v.benchName() != "recipe" && r.Ratio != firstRatio(r.Dataset) {
 				continue // baselines are measured at the dataset's first recipe
 			}
 			ratio := r.Ratio
-			if v.Folder == GIN.Folder {
+			if v.Folder == gin.Folder {
 				ratio = 1 // GIN's cells are on the whole graphs
 			}
 			c := v.cell(r.Dataset, ratio)

@@ -144,7 +144,7 @@ func (o *Outcome) setStatus(kind, detail string) {
 type Row struct {
 	Model, Dataset, Sampling, Paper string
 	Outcome
-	runs []Run // none where the cell has not run
+	runs []seedRun // none where the cell has not run
 }
 
 // HasRuns says whether the cell has run (its outcome is of its runs, not planned).
@@ -155,11 +155,11 @@ func (r Row) Hyperparameters() string {
 	if len(r.runs) == 0 {
 		return ""
 	}
-	return hyperparameters(r.runs[0].Config)
+	return hyperparameters(r.runs[0].config)
 }
 
-// medianEpoch is the upper median of the runs' epochs (Run.epochSecs).
-func medianEpoch(runs []Run) float64 {
+// medianEpoch is the upper median of the runs' epochs (seedRun.epochSecs).
+func medianEpoch(runs []seedRun) float64 {
 	var secs []float64
 	for _, r := range runs {
 		secs = append(secs, r.epochSecs)
@@ -171,24 +171,24 @@ func medianEpoch(runs []Run) float64 {
 // digits decimals: partial until each of the seeds has its epochs, then reproduced where the
 // mean ± std intervals overlap, else differs by so many of the paper's std; the CPU hours of
 // the seeds from the runs' median epoch.
-func runsOutcome(c Cell, runs []Run, scale float64, digits int) Outcome {
+func runsOutcome(c Cell, runs []seedRun, scale float64, digits int) Outcome {
 	var tests []float64
 	var seeds, epochs []string
 	done := 0
 	for _, r := range runs {
-		tests = append(tests, scale*r.Summary.TestAtBest)
-		seeds = append(seeds, fmt.Sprint(r.Summary.Seed))
-		epochs = append(epochs, fmt.Sprint(r.Summary.Epochs))
-		if r.Summary.Epochs >= r.Want {
+		tests = append(tests, scale*r.summary.TestAtBest)
+		seeds = append(seeds, fmt.Sprint(r.summary.Seed))
+		epochs = append(epochs, fmt.Sprint(r.summary.Epochs))
+		if r.summary.Epochs >= r.want {
 			done++
 		}
 	}
-	ours, mean, std := MeanStd(tests, digits)
+	ours, mean, std := meanStd(tests, digits)
 	if len(runs) == 1 {
 		ours = fmt.Sprintf("%.*f", digits, mean)
 	}
-	o := Outcome{Ours: ours, Seeds: strings.Join(seeds, ", "), Epochs: fmt.Sprintf("%s of %d", strings.Join(epochs, ", "), runs[0].Want),
-		hours: seedHours(medianEpoch(runs), runs[0].Want)}
+	o := Outcome{Ours: ours, Seeds: strings.Join(seeds, ", "), Epochs: fmt.Sprintf("%s of %d", strings.Join(epochs, ", "), runs[0].want),
+		hours: seedHours(medianEpoch(runs), runs[0].want)}
 	o.Hours = fmt.Sprintf("%.1f", o.hours)
 	switch {
 	case done < seedCount:
@@ -225,14 +225,14 @@ func (rp *Report) Row(c Cell) (Row, error) {
 	if err != nil {
 		return row, err
 	}
-	row.runs, err = Runs(rp.root, c)
+	row.runs, err = runsOf(rp.root, c)
 	if err != nil || len(row.runs) == 0 {
 		row.Outcome = rp.bench.plannedOutcome(c, cfg.Epochs)
 		return row, err
 	}
 	var diffs []string
 	for _, r := range row.runs {
-		diffs = configDiff(diffs, r.Config, want)
+		diffs = configDiff(diffs, r.config, want)
 	}
 	row.Outcome = runsOutcome(c, row.runs, metricScale(cfg), decimals(c.Value.Mean))
 	if len(diffs) > 0 {
@@ -263,7 +263,7 @@ func (rp *Report) Table(t Table, others ...Other) (*TableReport, error) {
 		if len(row.runs) > 0 {
 			tr.Folders = addNew(tr.Folders, RunFolder(c.Dataset))
 		}
-		if _, published := recipe.At(c.Dataset, c.Ratio); !published && c.Folder != GIN.Folder {
+		if _, published := recipe.At(c.Dataset, c.Ratio); !published && c.Folder != gin.Folder {
 			tr.Unpublished = addNew(tr.Unpublished, c.Dataset)
 		}
 	}
@@ -317,16 +317,16 @@ func (o Other) render(root string) (string, error) {
 	scale, digits := metricScale(cfg), decimals(o.Cell.Value.Mean)
 	var runs, diffs []string
 	for _, d := range dirs {
-		r, err := ReadRun(d)
+		r, err := readRun(d)
 		if err != nil {
 			return "", err
 		}
-		desc := fmt.Sprintf("seed %d: %.*f after %d", r.Summary.Seed, digits, scale*r.Summary.TestAtBest, r.Summary.Epochs)
-		if r.Config == nil {
+		desc := fmt.Sprintf("seed %d: %.*f after %d", r.summary.Seed, digits, scale*r.summary.TestAtBest, r.summary.Epochs)
+		if r.config == nil {
 			diffs = addNew(diffs, "config.json not JSON (an early run's format)")
 		} else {
-			diffs = configDiff(diffs, r.Config, want)
-			desc += fmt.Sprintf(" of %d", r.Want)
+			diffs = configDiff(diffs, r.config, want)
+			desc += fmt.Sprintf(" of %d", r.want)
 		}
 		desc += " epochs"
 		src, err := training.ReadSource(d)
@@ -443,7 +443,7 @@ func (rp *Report) Tally() (*Tally, error) {
 					total += hoursAsWritten(row.hours)
 				}
 				e, ok := rp.bench.estimate(c)
-				if ok && len(row.runs) > 0 && !slices.ContainsFunc(row.runs, func(r Run) bool { return r.Summary.Epochs <= 5 }) {
+				if ok && len(row.runs) > 0 && !slices.ContainsFunc(row.runs, func(r seedRun) bool { return r.summary.Epochs <= 5 }) {
 					t.Estimates = append(t.Estimates, EstimateRow{row, medianEpoch(row.runs), e.epoch()})
 				}
 			}

@@ -67,11 +67,11 @@ func TestPlannedStatus(t *testing.T) {
 		status, hours string
 	}{
 		{OGBTable.Cell(Molesol, SubgraphormerPE, 1), "not run yet", "≈ 0.1"},  // 1.53 s × 300 epochs
-		{OGBTable.Cell(Molesol, SSWLPlus, 1), "not run yet", "≈ 0.1"},         // the recipe's step
+		{OGBTable.Cell(Molesol, sswlPlus, 1), "not run yet", "≈ 0.1"},         // the recipe's step
 		{ZINCTable.Cell("zinc12k", SubgraphormerPE, 1), "needs GPU", "≈ 142"}, // 427 s × 1,200 epochs
-		{ZINCTable.Cell("zinc12k", GIN, 1), "not run yet", "≈ 0.3"},           // (0.79 + 0.08) s × 1,200 epochs
+		{ZINCTable.Cell("zinc12k", gin, 1), "not run yet", "≈ 0.3"},           // (0.79 + 0.08) s × 1,200 epochs
 		{ZINCTable.Cell("zinc-full", SubgraphormerPE, 1), "needs data: `zinc_full` is not in the shared data, and this machine cannot download it", "—"},
-		{OGBTable.Cell(Molhiv, SubgraphormerPE, 1), "needs GPU: its benchmark did not finish on this machine (exit status 137)", "—"},
+		{OGBTable.Cell("ogbg-molhiv", SubgraphormerPE, 1), "needs GPU: its benchmark did not finish on this machine (exit status 137)", "—"},
 		{OGBTable.Cell(Molbace, SubgraphormerPE, 1), "not measured", "—"},
 		{AlchemyTable.Cell("alchemy12k", SubgraphormerPE, 1), "needs data: `alchemy12k` is not in the shared data, and this machine cannot download it", "—"},
 		// (32 × 1 s × 85 + 32 × 0.5 s × 114) × 200 epochs × 3 seeds = 757 h

@@ -11,36 +11,37 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sgformer/sgformer/plots"
 	"github.com/sgformer/sgformer/sgformer/ablation"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
 
-// A Run is what a run folder written by sgformer train says: its summary (the test metric at
+// A seedRun is what a run folder written by sgformer train says: its summary (the test metric at
 // the best validation epoch so far, the epochs trained), its configuration (nil where
 // config.json is not JSON, an early run's format) and the epochs it configures, and the (upper)
 // median seconds of its epochs after the first five (which compile XLA's programs for new batch
 // shapes; 0 without metrics.jsonl).
-type Run struct {
-	Summary   *training.Summary
-	Config    map[string]any
-	Want      int
+type seedRun struct {
+	summary   *training.Summary
+	config    map[string]any
+	want      int
 	epochSecs float64
 }
 
 // ReadRun reads a run folder written by sgformer train.
-func ReadRun(dir string) (Run, error) {
-	var r Run
+func readRun(dir string) (seedRun, error) {
+	var r seedRun
 	var err error
-	if r.Summary, err = training.ReadSummary(dir); err != nil {
+	if r.summary, err = training.ReadSummary(dir); err != nil {
 		return r, err
 	}
 	raw, err := os.ReadFile(filepath.Join(dir, training.ConfigFile))
 	if err != nil {
 		return r, err
 	}
-	if json.Unmarshal(raw, &r.Config) == nil {
-		epochs, _ := r.Config[training.ParamEpochs].(float64)
-		r.Want = int(epochs)
+	if json.Unmarshal(raw, &r.config) == nil {
+		epochs, _ := r.config[training.ParamEpochs].(float64)
+		r.want = int(epochs)
 	}
 	recs, err := training.ReadRecords(filepath.Join(dir, training.MetricsFile))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -66,24 +67,24 @@ func RunFolder(dataset string) string {
 	return "results/reproduction/" + dataset
 }
 
-// Runs reads the runs of a cell in the project at root (RunFolder) that have finished an epoch.
-func Runs(root string, c Cell) ([]Run, error) {
+// runsOf reads the runs of a cell in the project at root (RunFolder) that have finished an epoch.
+func runsOf(root string, c Cell) ([]seedRun, error) {
 	return cellRuns(filepath.Join(root, RunFolder(c.Dataset), c.dir()))
 }
 
 // cellRuns reads the runs seed-0 … seed-(seedCount−1) in dir that have finished an epoch.
-func cellRuns(dir string) ([]Run, error) {
-	var runs []Run
+func cellRuns(dir string) ([]seedRun, error) {
+	var runs []seedRun
 	for s := range seedCount {
 		run := filepath.Join(dir, fmt.Sprintf("seed-%d", s))
 		if _, err := os.Stat(filepath.Join(run, training.SummaryFile)); err != nil {
 			continue // not started, or stopped before its first epoch ended
 		}
-		r, err := ReadRun(run)
+		r, err := readRun(run)
 		if err != nil {
 			return nil, err
 		}
-		if r.Config == nil || r.epochSecs == 0 {
+		if r.config == nil || r.epochSecs == 0 {
 			return nil, fmt.Errorf("%s: want its configuration as JSON and its epochs' records", run)
 		}
 		runs = append(runs, r)
@@ -103,9 +104,9 @@ func upperMedian(xs []float64) float64 {
 	return s[len(s)/2]
 }
 
-// MeanStd writes the mean ± population std (NumPy's default, the authors') of xs with digits
+// meanStd writes the mean ± population std (NumPy's default, the authors') of xs with digits
 // decimals; and the mean.
-func MeanStd(xs []float64, digits int) (string, float64, float64) {
+func meanStd(xs []float64, digits int) (string, float64, float64) {
 	st := ablation.NewStat(xs)
 	return fmt.Sprintf("%.*f ± %.*f", digits, st.Mean, digits, st.Std), st.Mean, st.Std
 }
@@ -160,10 +161,10 @@ func seedsColumn(dir string, scale float64, digits int) (string, error) {
 	var tests []float64
 	var desc []string
 	for _, r := range runs {
-		tests = append(tests, scale*r.Summary.TestAtBest)
-		desc = append(desc, fmt.Sprintf("%d: %.*f, %d ep", r.Summary.Seed, digits, scale*r.Summary.TestAtBest, r.Summary.Epochs))
+		tests = append(tests, scale*r.summary.TestAtBest)
+		desc = append(desc, fmt.Sprintf("%d: %.*f, %d ep", r.summary.Seed, digits, scale*r.summary.TestAtBest, r.summary.Epochs))
 	}
-	ms, _, _ := MeanStd(tests, digits)
+	ms, _, _ := meanStd(tests, digits)
 	return fmt.Sprintf("%s (seed %s)", ms, strings.Join(desc, "; ")), nil
 }
 
@@ -185,4 +186,88 @@ func MetricName(m string) string {
 		return name
 	}
 	return m
+}
+
+// A Seed is one of a configuration's runs: its summary, and the epochs it configures.
+type Seed struct {
+	*training.Summary
+	Planned int
+}
+
+// SeedRuns are the runs of one configuration beside the paper's cell: each seed, the mean ±
+// population std of their test metric at the best validation epoch, and whether a seed has
+// epochs left.
+type SeedRuns struct {
+	Seeds   []Seed
+	Ours    string
+	Paper   Value
+	Partial bool
+}
+
+// Seeds reads the runs dir/seed-* of one configuration (dir relative to root), beside the
+// paper's cell.
+func Seeds(root, dir string, paper Cell) (*SeedRuns, error) {
+	dirs, err := filepath.Glob(filepath.Join(root, dir, "seed-*"))
+	if err != nil || len(dirs) == 0 {
+		return nil, fmt.Errorf("no runs %s/seed-*", dir)
+	}
+	s := &SeedRuns{Paper: paper.Value}
+	var tests []float64
+	for _, d := range dirs {
+		r, err := readRun(d)
+		if err != nil {
+			return nil, err
+		}
+		if r.config == nil {
+			return nil, fmt.Errorf("%s: config.json is not JSON", d)
+		}
+		s.Seeds = append(s.Seeds, Seed{r.summary, r.want})
+		tests = append(tests, r.summary.TestAtBest)
+		s.Partial = s.Partial || r.summary.Epochs < r.want
+	}
+	s.Ours, _, _ = meanStd(tests, 3)
+	return s, nil
+}
+
+// Series are a sampling table's cells of dataset against the sampling ratio in percent, for a
+// figure: per row the paper's mean ± std, and ours (mean ± std over the seeds that finished all
+// their epochs) where there are some; an error where the table has no cell of dataset.
+func Series(root string, t Table, dataset string) ([]plots.Series, error) {
+	var series []plots.Series
+	for _, row := range []Variant{sswlPlus, subgraphormer, SubgraphormerPE} {
+		paper := plots.Series{Name: row.Name + ", paper"}
+		ours := plots.Series{Name: row.Name + ", ours"}
+		for _, c := range t.Cells() {
+			if c.Dataset != dataset || c.Folder != row.Folder {
+				continue
+			}
+			x := 100 * c.Ratio
+			paper.X, paper.Mean, paper.Std = append(paper.X, x), append(paper.Mean, c.Mean), append(paper.Std, c.Std)
+			runs, err := runsOf(root, c)
+			if err != nil {
+				return nil, err
+			}
+			var tests []float64
+			for _, r := range runs {
+				if r.summary.Epochs >= r.want {
+					tests = append(tests, r.summary.TestAtBest)
+				}
+			}
+			if len(tests) == 0 {
+				continue
+			}
+			st := ablation.NewStat(tests)
+			ours.X, ours.Mean, ours.Std = append(ours.X, x), append(ours.Mean, st.Mean), append(ours.Std, st.Std)
+		}
+		if len(paper.X) > 0 {
+			series = append(series, paper)
+		}
+		if len(ours.X) > 0 {
+			series = append(series, ours)
+		}
+	}
+	if !slices.ContainsFunc(series, func(s plots.Series) bool { return len(s.X) > 0 }) {
+		return nil, fmt.Errorf("%s has no cells of %s", t.Label, dataset)
+	}
+	return series, nil
 }

@@ -69,34 +69,14 @@ func compareSection(name, dir string) func(root string) (string, error) {
 }
 
 // seedsSection renders the runs dir/seed-* of one configuration, and the mean ± population
-// std of the test metric at the best validation epoch next to the paper's cell.
+// std of the test metric at the best validation epoch next to the paper's cell (report.Seeds).
 func seedsSection(dir string, paper report.Cell) func(root string) (string, error) {
 	return func(root string) (string, error) {
-		dirs, err := filepath.Glob(filepath.Join(root, dir, "seed-*"))
-		if err != nil || len(dirs) == 0 {
-			return "", fmt.Errorf("no runs %s/seed-*", dir)
+		s, err := report.Seeds(root, dir, paper)
+		if err != nil {
+			return "", err
 		}
-		type seed struct {
-			*training.Summary
-			Planned int
-		}
-		var seeds []seed
-		var tests []float64
-		partial := false
-		for _, d := range dirs {
-			r, err := report.ReadRun(d)
-			if err != nil {
-				return "", err
-			}
-			if r.Config == nil {
-				return "", fmt.Errorf("%s: config.json is not JSON", d)
-			}
-			seeds = append(seeds, seed{r.Summary, r.Want})
-			tests = append(tests, r.Summary.TestAtBest)
-			partial = partial || r.Summary.Epochs < r.Want
-		}
-		ours, _, _ := report.MeanStd(tests, 3)
-		return renderTemplate("_seeds", dir, nil, map[string]any{"Seeds": seeds, "Ours": ours, "Paper": paper.Value, "Partial": partial})
+		return renderTemplate("_seeds", dir, nil, s)
 	}
 }
 
