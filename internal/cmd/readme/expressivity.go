@@ -65,35 +65,20 @@ func brecSection(root string) (string, error) {
 	return renderTemplate("brec-oracles", file, nil, rows)
 }
 
-// modelRow is a model's row of the models' table in one category (or "total"): the pairs it
-// tested and distinguished, those SSWL distinguishes, those it distinguishes beyond SSWL and
-// beyond 2-FWL, the reliability checks failed, and the seconds per pair; CPUSeconds over
-// CPUPairs, the records that have it.
-type modelRow struct {
-	Test, Category                                                string
-	Pairs, Distinguished, SSWL, BeyondSSWL, BeyondFWL, Unreliable int
-	Seconds, CPUSeconds                                           float64
-	CPUPairs                                                      int
-}
-
-// CPUPerPair is the CPU seconds per pair of the records that have them.
-func (m modelRow) CPUPerPair() float64 { return m.CPUSeconds / float64(m.CPUPairs) }
-
 // brecModels is what templates/brec-models.md.tmpl renders: BREC's results table (brec.Table),
-// the models' rows, and per model the pairs it tells apart beyond 2-FWL.
+// the models' rows (brec.Compare, each test by its table name), and per model the pairs it
+// tells apart beyond 2-FWL.
 type brecModels struct {
 	Header []string
 	Table  [][]string
-	Rows   []modelRow
+	Rows   []brec.Comparison
 	Beyond []struct{ Test, Pairs string }
 }
 
 // brecModelsSection is two tables of results/expressivity/brec-models.jsonl, written by sgformer
 // brec --test model: BREC's results table (brec.Table) of the oracles, the models and BREC's
-// published rows; then per model and category tested, the pairs it distinguishes, those beyond
-// SSWL and beyond 2-FWL (which bound K = 2 models: none, unless a number fooled the test), the
-// reliability checks failed, the seconds per pair and the CPU seconds per pair (of the records
-// that have them), beside SSWL's count of the same pairs.
+// published rows; then per model and category tested, its counts beside the oracles'
+// (brec.Compare).
 func brecModelsSection(root string) (string, error) {
 	const oraclesFile, file = "results/expressivity/brec-oracles.jsonl", "results/expressivity/brec-models.jsonl"
 	oracles, err := brec.Read(filepath.Join(root, oraclesFile))
@@ -108,62 +93,19 @@ func brecModelsSection(root string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	sswl, fwl := map[int]bool{}, map[int]bool{}
-	for _, r := range oracles {
-		switch r.Test {
-		case "sswl":
-			sswl[r.Pair] = r.Distinguished
-		case "2-fwl":
-			fwl[r.Pair] = r.Distinguished
-		}
-	}
-	summaries := brec.Summarize(records)
 	var data brecModels
-	data.Header, data.Table = brec.Table(append(brec.Summarize(oracles), summaries...), published)
-	for _, s := range summaries {
-		name := brec.TestName(s.Test)
-		rows := map[string]*modelRow{}
-		var beyond []string
-		for _, r := range records {
-			if r.Test != s.Test {
-				continue
-			}
-			if r.Distinguished && !fwl[r.Pair] {
-				beyond = append(beyond, fmt.Sprintf("%d (%s, %d nodes)", r.Pair, r.Category, r.Nodes))
-			}
-			for _, c := range []string{r.Category, "total"} {
-				if rows[c] == nil {
-					rows[c] = &modelRow{}
-				}
-				rows[c].add(r, sswl[r.Pair], fwl[r.Pair])
-			}
+	data.Header, data.Table = brec.Table(append(brec.Summarize(oracles), brec.Summarize(records)...), published)
+	data.Rows = brec.Compare(records, oracles)
+	for i, c := range data.Rows {
+		data.Rows[i].Test = brec.TestName(c.Test)
+		if c.Category != "total" || len(c.BeyondFWLPairs) == 0 {
+			continue
 		}
-		for _, c := range s.Counts {
-			row := rows[c.Category]
-			row.Test, row.Category, row.Pairs, row.Distinguished, row.Seconds = name, c.Category, c.Pairs, c.Distinguished, c.Seconds/float64(c.Pairs)
-			data.Rows = append(data.Rows, *row)
+		var pairs []string
+		for _, r := range c.BeyondFWLPairs {
+			pairs = append(pairs, fmt.Sprintf("%d (%s, %d nodes)", r.Pair, r.Category, r.Nodes))
 		}
-		if beyond != nil {
-			data.Beyond = append(data.Beyond, struct{ Test, Pairs string }{name, strings.Join(beyond, ", ")})
-		}
+		data.Beyond = append(data.Beyond, struct{ Test, Pairs string }{brec.TestName(c.Test), strings.Join(pairs, ", ")})
 	}
 	return renderTemplate("brec-models", file, nil, data)
-}
-
-// add counts record r, of a pair SSWL distinguishes or not and 2-FWL distinguishes or not.
-func (m *modelRow) add(r brec.Record, sswl, fwl bool) {
-	count := func(yes bool) int {
-		if yes {
-			return 1
-		}
-		return 0
-	}
-	m.SSWL += count(sswl)
-	m.BeyondSSWL += count(r.Distinguished && !sswl)
-	m.BeyondFWL += count(r.Distinguished && !fwl)
-	m.Unreliable += count(!r.Reliable)
-	if r.CPUSeconds > 0 {
-		m.CPUSeconds += r.CPUSeconds
-		m.CPUPairs++
-	}
 }
