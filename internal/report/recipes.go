@@ -5,31 +5,19 @@ import (
 
 	"github.com/gomlx/gomlx/pkg/ml/context"
 
-	"github.com/sgformer/sgformer/data"
 	"github.com/sgformer/sgformer/sgformer/backend"
 	"github.com/sgformer/sgformer/sgformer/model"
 	"github.com/sgformer/sgformer/sgformer/recipe"
+	"github.com/sgformer/sgformer/sgformer/task"
 	"github.com/sgformer/sgformer/sgformer/training"
 )
-
-// specs are the data dimensions of the datasets with recipes, for the parameter counts
-// (Alchemy has none: the authors' count assumes OGB's tables, and their Alchemy model embeds
-// atoms and bonds with linear maps, yamls/alchemy_deterministic.yaml).
-var specs = map[string]model.Spec{
-	"zinc12k":         {NodeVocab: []int{28}, EdgeVocab: []int{4}, Tasks: 1},
-	"zinc-full":       {NodeVocab: []int{28}, EdgeVocab: []int{4}, Tasks: 1},
-	"ogbg-molhiv":     {NodeVocab: data.AtomFeatureDims, EdgeVocab: data.BondFeatureDims, Tasks: 1},
-	"ogbg-molesol":    {NodeVocab: data.AtomFeatureDims, EdgeVocab: data.BondFeatureDims, Tasks: 1},
-	"ogbg-molbace":    {NodeVocab: data.AtomFeatureDims, EdgeVocab: data.BondFeatureDims, Tasks: 1},
-	"peptides-func":   {NodeVocab: data.AtomFeatureDims, EdgeVocab: data.BondFeatureDims, Tasks: 10},
-	"peptides-struct": {NodeVocab: data.AtomFeatureDims, EdgeVocab: data.BondFeatureDims, Tasks: 11},
-	"synthetic":       {NodeVocab: []int{1}, EdgeVocab: []int{2}, Tasks: 1},
-}
 
 // A RecipeRow is a recipe of recipe.All as templates/recipes.md.tmpl lists it: its
 // configuration, sampling, optimiser and schedule, and the parameter count of its model, ours
 // and the authors' get_model_params for the same configuration (model.ParameterCounts), "—"
-// for a dataset without specs.
+// for a dataset whose dimensions are known only from its files (task.SpecOf): alchemy12k,
+// whose atoms and bonds the authors' model embeds with linear maps
+// (yamls/alchemy_deterministic.yaml).
 type RecipeRow struct {
 	R                           recipe.Recipe
 	C                           training.Config
@@ -45,7 +33,7 @@ func Recipes() ([]RecipeRow, error) {
 			return nil, fmt.Errorf("%s at %g: %w", r.Dataset, r.Ratio, err)
 		}
 		x := RecipeRow{R: r, C: c, Sampling: "full bag", Optimiser: optimiser(c), Params: "—"}
-		if _, ok := specs[r.Dataset]; ok {
+		if _, ok := task.SpecOf(r.Dataset); ok {
 			ours, theirs, err := parameterCounts(r.Dataset, r.Params)
 			if err != nil {
 				return nil, fmt.Errorf("%s at %g: %w", r.Dataset, r.Ratio, err)
@@ -77,7 +65,11 @@ func parameterCounts(dataset string, params map[string]any) (ours, theirs int, e
 	if err != nil {
 		return 0, 0, err
 	}
-	ctx, cfg, err := training.BuildModel(be, specs[dataset], params)
+	spec, ok := task.SpecOf(dataset)
+	if !ok {
+		return 0, 0, fmt.Errorf("the dimensions of %s are known only from its files (task.SpecOf)", dataset)
+	}
+	ctx, cfg, err := training.BuildModel(be, spec, params)
 	if err != nil {
 		return 0, 0, err
 	}

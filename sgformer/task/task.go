@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -80,6 +81,29 @@ func Names() []string {
 		names = append(names, s.Name)
 	}
 	return names
+}
+
+// specs are the dimensions of the datasets Load reads by name, as their loaders in package data
+// read them (alchemy12k's vocabularies come from its files, and a table of molecules' tasks
+// from its columns): SpecOf gives them without reading the data, and Load checks what it reads
+// against them.
+var specs = map[string]model.Spec{
+	"zinc12k":           {NodeVocab: []int{28}, EdgeVocab: []int{4}, EdgeMin: []int{1}, Tasks: 1},
+	"zinc-full":         {NodeVocab: []int{28}, EdgeVocab: []int{4}, EdgeMin: []int{1}, Tasks: 1},
+	"ogbg-molhiv":       {NodeVocab: data.AtomFeatureDims, EdgeVocab: data.BondFeatureDims, Tasks: 1},
+	"ogbg-molesol":      {NodeVocab: data.AtomFeatureDims, EdgeVocab: data.BondFeatureDims, Tasks: 1},
+	"ogbg-molbace":      {NodeVocab: data.AtomFeatureDims, EdgeVocab: data.BondFeatureDims, Tasks: 1},
+	"peptides-func":     {NodeVocab: data.AtomFeatureDims, EdgeVocab: data.BondFeatureDims, Tasks: 10},
+	"peptides-struct":   {NodeVocab: data.AtomFeatureDims, EdgeVocab: data.BondFeatureDims, Tasks: 11},
+	Synthetic:           {NodeVocab: []int{1}, EdgeVocab: []int{2}, Tasks: 1},
+	SyntheticFourCycles: {NodeVocab: []int{1}, EdgeVocab: []int{2}, Tasks: 1},
+}
+
+// SpecOf returns the dimensions of the dataset of that name, where they are known before its
+// files are read.
+func SpecOf(dataset string) (model.Spec, bool) {
+	s, ok := specs[dataset]
+	return s, ok
 }
 
 // Source selects the data of a run: a dataset and how much of it.
@@ -160,6 +184,9 @@ func Load(src Source, cfg model.Config, cacheDir string, log io.Writer) (*Task, 
 		train = train[:src.TrainSubset]
 	}
 	src.Spec = model.Spec{NodeVocab: ds.NodeVocab, EdgeVocab: ds.EdgeVocab, EdgeMin: ds.EdgeMin, Tasks: ds.Tasks}
+	if want, ok := SpecOf(src.Dataset); ok && !reflect.DeepEqual(src.Spec, want) {
+		return nil, fmt.Errorf("task: %s read with dimensions %+v, not its own %+v", src.Dataset, src.Spec, want)
+	}
 	src.LabelNames = ds.LabelNames
 	task, err := New(ds.Name, ds.Graphs, items, ds.Labels, src.Spec, train, ds.Split.Valid, ds.Split.Test)
 	if err != nil {
