@@ -28,7 +28,7 @@ type seedRun struct {
 	epochSecs float64
 }
 
-// ReadRun reads a run folder written by sgformer train.
+// readRun reads a run folder written by sgformer train.
 func readRun(dir string) (seedRun, error) {
 	var r seedRun
 	var err error

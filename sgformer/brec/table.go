@@ -70,7 +70,8 @@ func PublishedRows() ([]Published, error) {
 var testNames = map[string]string{
 	"1-wl": "1-WL", "sswl": "SSWL", "2-fwl": "2-FWL (≡ 3-WL)", "gin": "GIN", "sswlplus": "GNN-SSWL+",
 	"subgraphormer": "Subgraphormer", "subgraphormer-pe": "Subgraphormer + PE", "subgraphormer-pe-no-flips": "Subgraphormer + PE, no sign flips",
-	"subgraphormer-k3": "Subgraphormer, K = 3",
+	"subgraphormer-k3": "Subgraphormer, K = 3", "subgraphormer-6-blocks": "Subgraphormer, 6 blocks",
+	"subgraphormer-8-blocks": "Subgraphormer, 8 blocks",
 }
 
 // TestName returns the name a table shows for the test of a record: "2-FWL (≡ 3-WL)" for
