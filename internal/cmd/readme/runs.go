@@ -17,23 +17,23 @@ import (
 type runPiece struct {
 	Name, Run, Runner string
 	epochs            int
-	cell              func() report.Cell // nil: no estimate (another runner than xla:cpu)
+	cell              *report.Cell // nil: no estimate (another runner than xla:cpu)
 }
 
 // runPieces are scripts/bench-runs.sh's pieces, in the table's order.
 var runPieces = func() []runPiece {
-	molesol := func() report.Cell { return report.OGBTable.Cell(report.Molesol, report.SubgraphormerPE, 1) }
-	zinc := func() report.Cell { return report.ZINCTable.Cell("zinc12k", report.SubgraphormerPE, 1) }
-	peptides := func() report.Cell { return report.PeptidesTable.Cell("peptides-func", report.SubgraphormerPE, 0.3) }
+	molesol := report.OGBTable.Cell(report.Molesol, report.SubgraphormerPE, 1)
+	zinc := report.ZINCTable.Cell("zinc12k", report.SubgraphormerPE, 1)
+	peptides := report.PeptidesTable.Cell("peptides-func", report.SubgraphormerPE, 0.3)
 	const m, z, p = "ogbg-molesol, 100 epochs", "ZINC-12k, 1 epoch", "Peptides-func, 1 epoch"
 	return []runPiece{
-		{"molesol-xla", m, "`xla:cpu`", 100, molesol},
+		{"molesol-xla", m, "`xla:cpu`", 100, &molesol},
 		{"molesol-go", m, "`go`", 100, nil},
 		{"molesol-authors", m, "the authors' code, 2 threads", 100, nil},
-		{"zinc-xla", z, "`xla:cpu`", 1, zinc},
+		{"zinc-xla", z, "`xla:cpu`", 1, &zinc},
 		{"zinc-go", z, "`go`", 1, nil},
 		{"zinc-pyg", z, "PyTorch Geometric (test set only)", 1, nil},
-		{"peptides-xla", p, "`xla:cpu`", 1, peptides},
+		{"peptides-xla", p, "`xla:cpu`", 1, &peptides},
 		{"peptides-go", p, "`go`", 1, nil},
 	}
 }()
@@ -59,7 +59,7 @@ func runsSection(dir string) func(root string) (string, error) {
 		for _, pc := range runPieces {
 			row := runRow{runPiece: pc, Estimate: "—"}
 			if pc.cell != nil {
-				if epoch, ok := rp.Epoch(pc.cell()); ok {
+				if epoch, ok := rp.Epoch(*pc.cell); ok {
 					row.Estimate = strconv.FormatFloat(epoch*float64(pc.epochs)/3600, 'f', 2, 64)
 				}
 			}
