@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"time"
 
 	"github.com/gomlx/gomlx/backends"
@@ -77,7 +76,6 @@ type Model struct {
 	start   map[*context.Variable]*tensors.Tensor // the weights' first values
 	sizes   map[[2]int]bool                       // the pair sizes met since the programs were last dropped
 	tupleK  int                                   // the order K of the product's tuples (n^K of them)
-	flips   bool                                  // whether training draws the PE's signs anew each step
 }
 
 // NewModel builds the model of opt.Params on be.
@@ -90,12 +88,7 @@ func NewModel(be backends.Backend, opt ModelOptions) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	run, err := training.ReadConfig(ctx)
-	if err != nil {
-		return nil, err
-	}
-	m := &Model{be: be, opt: opt, ctx: ctx, start: map[*context.Variable]*tensors.Tensor{}, sizes: map[[2]int]bool{}, tupleK: cfg.TupleK,
-		flips: run.SignFlip && cfg.PEColumns() > 0}
+	m := &Model{be: be, opt: opt, ctx: ctx, start: map[*context.Variable]*tensors.Tensor{}, sizes: map[[2]int]bool{}, tupleK: cfg.TupleK}
 	var cloneErr error
 	ctx.EnumerateVariables(func(v *context.Variable) {
 		value, err := v.Value()
@@ -211,35 +204,19 @@ func (m *Model) Pair(p data.Pair, name string) (Record, error) {
 
 // train trains the model on the interleaved graphs (a_i at 2i, b_i at 2i+1), in batches of
 // batchSize in their order, for at most opt.Epochs epochs; it returns the epochs trained and
-// the last epoch's loss. A batch's tensors are built once, unless training flips the PE's signs,
-// which it draws for every step.
+// the last epoch's loss.
 func (m *Model) train(graphs []*graph.Graph, rng *rand.Rand) (int, float64, error) {
-	batches := (len(graphs) + batchSize - 1) / batchSize
-	inputs, labels := make([][]*tensors.Tensor, batches), make([][]*tensors.Tensor, batches)
-	free := func(i int) {
-		for _, t := range slices.Concat(inputs[i], labels[i]) {
-			t.MustFinalizeAll()
-		}
-	}
-	defer func() {
-		for i := range inputs {
-			free(i)
-		}
-	}()
 	lr, best, bad := m.opt.LearningRate, math.Inf(1), 0
 	loss := math.NaN()
 	for epoch := 1; epoch <= m.opt.Epochs; epoch++ {
 		loss = 0
-		for i := range inputs {
-			lo, hi := i*batchSize, min((i+1)*batchSize, len(graphs))
-			if inputs[i] == nil || m.flips {
-				free(i)
-				var err error
-				if inputs[i], labels[i], err = training.Tensors(m.ctx, spec, graphs[lo:hi], rng); err != nil {
-					return 0, 0, err
-				}
+		for lo := 0; lo < len(graphs); lo += batchSize {
+			hi := min(lo+batchSize, len(graphs))
+			inputs, labels, err := training.Tensors(m.ctx, spec, graphs[lo:hi], rng)
+			if err != nil {
+				return 0, 0, err
 			}
-			out, err := m.trainer.TrainStep(hi-lo, inputs[i], labels[i])
+			out, err := m.trainer.TrainStep(hi-lo, inputs, labels)
 			if err != nil {
 				return 0, 0, err
 			}
