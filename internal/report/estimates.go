@@ -145,7 +145,7 @@ type Estimates struct {
 	Rows     []EstimateLine
 	Datasets []string
 	Check    []EstimateRow
-	Records  record.Set // the benchmark's, which the template reads
+	Records  record.Set // the benchmark's, the records of the template's functions (renderTemplate)
 }
 
 // An EstimateLine is a recipe or a baseline that the benchmark measured.
@@ -169,7 +169,7 @@ func (rp *Report) Estimates() (*Estimates, error) {
 				continue // baselines are measured at the dataset's first recipe
 			}
 			ratio := r.Ratio
-			if v.Folder == gin.Folder {
+			if v.folder == gin.folder {
 				ratio = 1 // GIN's cells are on the whole graphs
 			}
 			c := v.cell(r.Dataset, ratio)
@@ -181,7 +181,7 @@ func (rp *Report) Estimates() (*Estimates, error) {
 			if err != nil {
 				return nil, err
 			}
-			es.Rows = append(es.Rows, EstimateLine{r.Dataset, ratioName(r.Ratio), v.Name, benchLine(c), e.epoch(), cfg.Epochs,
+			es.Rows = append(es.Rows, EstimateLine{r.Dataset, ratioName(r.Ratio), v.name, benchLine(c), e.epoch(), cfg.Epochs,
 				roundHours(seedHours(e.epoch(), cfg.Epochs))})
 		}
 	}
@@ -198,8 +198,8 @@ func (rp *Report) Estimates() (*Estimates, error) {
 	return es, nil
 }
 
-// Epoch is the estimated seconds of an epoch of a cell's recipe (recipeBench.estimate), if the
-// benchmark measured it.
+// Epoch is the estimated seconds of an epoch of a cell (recipeBench.estimate: the benchmark's
+// line for the cell's own row, else its recipe's), if the benchmark measured it.
 func (rp *Report) Epoch(c Cell) (float64, bool) {
 	e, ok := rp.bench.estimate(c)
 	return e.epoch(), ok

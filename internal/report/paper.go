@@ -27,8 +27,8 @@ var paperCSV string
 // Subgraphormer + PE) with changes. The paper gives no hyperparameters for the other rows, so
 // they take the recipe's.
 type Variant struct {
-	Name    string // as the paper names the row
-	Folder  string // the prefix of its runs' folders (scripts/repro.sh)
+	name    string // as the paper names the row
+	folder  string // the prefix of its runs' folders (scripts/repro.sh)
 	changes map[string]any
 }
 
@@ -48,10 +48,10 @@ var (
 // benchName is the variant's name in BenchmarkRecipeStep: the recipe's for the rows on product
 // graphs but GNN-SSWL+, which it measures apart where the run-time tables compare it.
 func (v Variant) benchName() string {
-	switch v.Folder {
-	case gin.Folder:
+	switch v.folder {
+	case gin.folder:
 		return model.GIN
-	case sswlPlus.Folder:
+	case sswlPlus.folder:
 		return model.SSWLPlus
 	}
 	return "recipe"
@@ -59,7 +59,7 @@ func (v Variant) benchName() string {
 
 // cell is the variant's cell on dataset at ratio, without the paper's value.
 func (v Variant) cell(dataset string, ratio float64) Cell {
-	return Cell{Model: v.Name, Folder: v.Folder, Dataset: dataset, Ratio: ratio, changes: v.changes, bench: v.benchName()}
+	return Cell{Model: v.name, Folder: v.folder, Dataset: dataset, Ratio: ratio, changes: v.changes, bench: v.benchName()}
 }
 
 // A Value is a cell of the paper as its LaTeX writes it: mean and std ("" for a cell the paper
@@ -119,22 +119,22 @@ func (t Table) Cells() []Cell {
 // a mistake in the caller's tables.
 func (t Table) Cell(dataset string, v Variant, ratio float64) Cell {
 	for _, c := range t.Cells() {
-		if c.Dataset == dataset && c.Folder == v.Folder && c.Ratio == ratio {
+		if c.Dataset == dataset && c.Folder == v.folder && c.Ratio == ratio {
 			return c
 		}
 	}
-	panic(fmt.Sprintf("%s has no cell %s on %s at %g", t.Label, v.Name, dataset, ratio))
+	panic(fmt.Sprintf("%s has no cell %s on %s at %g", t.Label, v.name, dataset, ratio))
 }
 
 // Row is v's row of the table, one with a row per variant (the run-time tables); it panics
 // where there is none.
 func (t Table) Row(v Variant) TableRow {
 	for _, r := range t.rows {
-		if r.Cells[0].Folder == v.Folder {
+		if r.Cells[0].Folder == v.folder {
 			return r
 		}
 	}
-	panic(fmt.Sprintf("%s has no row %s", t.Label, v.Name))
+	panic(fmt.Sprintf("%s has no row %s", t.Label, v.name))
 }
 
 // readPaper reads the paper's tables from CSV (paperHeader), in their order; an error names the
@@ -178,7 +178,7 @@ const paperHeader = "table,row,params,model,dataset,ratio,mean,std"
 // readCell is the cell of the variant named folder on dataset at ratio, mean and std as the
 // paper writes them ("-" for an empty cell); an error names the column.
 func readCell(folder, dataset, ratio, mean, std string) (Cell, error) {
-	i := slices.IndexFunc(variants, func(v Variant) bool { return v.Folder == folder })
+	i := slices.IndexFunc(variants, func(v Variant) bool { return v.folder == folder })
 	if i < 0 {
 		return Cell{}, fmt.Errorf("no model %q", folder)
 	}

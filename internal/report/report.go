@@ -1,8 +1,11 @@
 // Package report is the reproduction report: the paper's tables (paper.csv) cell by cell
 // against the runs under results/ (scripts/repro.sh's), with a status per cell (reproduced,
 // differs, partial, or why it has not run) and, for a cell not run, an estimate of what its
-// seeds would take from scripts/bench-recipes.sh's benchmark (BenchFile). internal/cmd/readme
-// renders what it computes into docs/reproduction.md and the README.
+// seeds would take from scripts/bench-recipes.sh's benchmark (BenchFile); and what the
+// documents show of the runs beside it: a configuration's seeds (Seeds), two sets of runs side
+// by side (Paired), a sampling table's series (Series), the recipes with their parameter counts
+// (Recipes). internal/cmd/readme renders what it computes into docs/reproduction.md, the README
+// and the pages that cite the runs (docs/gpu.md, docs/devices.md, docs/results.md).
 package report
 
 import (
@@ -263,7 +266,7 @@ func (rp *Report) Table(t Table, others ...Other) (*TableReport, error) {
 		if len(row.runs) > 0 {
 			tr.Folders = addNew(tr.Folders, RunFolder(c.Dataset))
 		}
-		if _, published := recipe.At(c.Dataset, c.Ratio); !published && c.Folder != gin.Folder {
+		if _, published := recipe.At(c.Dataset, c.Ratio); !published && c.Folder != gin.folder {
 			tr.Unpublished = addNew(tr.Unpublished, c.Dataset)
 		}
 	}

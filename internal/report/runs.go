@@ -235,10 +235,10 @@ func Seeds(root, dir string, paper Cell) (*SeedRuns, error) {
 func Series(root string, t Table, dataset string) ([]plots.Series, error) {
 	var series []plots.Series
 	for _, row := range []Variant{sswlPlus, subgraphormer, SubgraphormerPE} {
-		paper := plots.Series{Name: row.Name + ", paper"}
-		ours := plots.Series{Name: row.Name + ", ours"}
+		paper := plots.Series{Name: row.name + ", paper"}
+		ours := plots.Series{Name: row.name + ", ours"}
 		for _, c := range t.Cells() {
-			if c.Dataset != dataset || c.Folder != row.Folder {
+			if c.Dataset != dataset || c.Folder != row.folder {
 				continue
 			}
 			x := 100 * c.Ratio

@@ -6,8 +6,9 @@ import (
 	"github.com/sgformer/sgformer/sgformer/brec"
 )
 
-// Compare counts each test per category and in total against the oracles' answers on the same
-// pairs: a pair no oracle record covers counts as one neither oracle distinguishes.
+// Compare counts each test per category, in the order its records first have them, and in total
+// against the oracles' answers on the same pairs: a pair no oracle record covers counts as one
+// neither oracle distinguishes.
 func TestCompare(t *testing.T) {
 	oracles := []brec.Record{
 		{Pair: 1, Test: "sswl", Distinguished: true}, {Pair: 2, Test: "sswl", Distinguished: true}, {Pair: 3, Test: "sswl"},
@@ -15,9 +16,9 @@ func TestCompare(t *testing.T) {
 		{Pair: 1, Test: "1-wl"},
 	}
 	records := []brec.Record{
+		{Pair: 3, Category: "CFI", Test: "m", Distinguished: true, Seconds: 1},
 		{Pair: 1, Category: "Basic", Test: "m", Distinguished: true, Reliable: true, Seconds: 3, CPUSeconds: 2},
 		{Pair: 2, Category: "Basic", Test: "m", Reliable: true, Seconds: 5},
-		{Pair: 3, Category: "CFI", Test: "m", Distinguished: true, Seconds: 1},
 		{Pair: 4, Category: "CFI", Test: "m", Distinguished: true, Reliable: true, Seconds: 7, CPUSeconds: 6},
 		{Pair: 1, Category: "Basic", Test: "g", Reliable: true, Seconds: 1},
 	}
@@ -28,8 +29,8 @@ func TestCompare(t *testing.T) {
 		beyondFWLPairs                                                int
 	}
 	want := []row{
-		{"m", "Basic", 2, 1, 2, 0, 0, 0, 4, 2, 0},
 		{"m", "CFI", 2, 2, 0, 2, 1, 1, 4, 6, 1},
+		{"m", "Basic", 2, 1, 2, 0, 0, 0, 4, 2, 0},
 		{"m", "total", 4, 3, 2, 2, 1, 1, 4, 4, 1},
 		{"g", "Basic", 1, 0, 1, 0, 0, 0, 1, 0, 0},
 		{"g", "total", 1, 0, 1, 0, 0, 0, 1, 0, 0},

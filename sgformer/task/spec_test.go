@@ -2,6 +2,7 @@ package task
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/sgformer/sgformer/data"
@@ -9,16 +10,19 @@ import (
 	"github.com/sgformer/sgformer/sgformer/model"
 )
 
-// SpecOf's dimensions are those the loaders read, for every dataset of ../shared/data that has
-// them (zinc-full and peptides-struct are not there) and the synthetic tasks.
+// SpecOf's dimensions are those the loaders read, for every dataset of ../shared/data and the
+// synthetic tasks, and for zinc-full and peptides-struct (not in ../shared/data) from the
+// loaders' small copies in data/testdata.
 func TestSpecOf(t *testing.T) {
 	for name := range specs {
 		t.Run(name, func(t *testing.T) {
 			src := Source{Dataset: name}
 			switch name {
-			case "zinc-full", "peptides-struct":
-				t.Skip("not in ../shared/data")
-			case Synthetic, SyntheticFourCycles:
+			case "zinc-full":
+				src.DataDir, src.NoVerify = "../../data/testdata/zinc-pyg", true
+			case "peptides-struct":
+				src.DataDir, src.NoVerify = "../../data/testdata/peptides", true
+			case Synthetic, "synthetic-triangles", SyntheticFourCycles:
 			default:
 				s, err := data.SourceOf(name)
 				if err != nil {
@@ -35,5 +39,20 @@ func TestSpecOf(t *testing.T) {
 				t.Errorf("read %+v, SpecOf %+v", got, want)
 			}
 		})
+	}
+}
+
+// Load refuses a dataset read with other dimensions than SpecOf's, naming both.
+func TestLoadChecksSpec(t *testing.T) {
+	want := specs[Synthetic]
+	specs[Synthetic] = model.Spec{NodeVocab: []int{1}, EdgeVocab: []int{2}, Tasks: 2}
+	defer func() { specs[Synthetic] = want }()
+	cfg, err := model.ReadConfig(peContext(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Load(Source{Dataset: Synthetic, SyntheticGraphs: 20}, cfg, "", nil)
+	if err == nil || !strings.Contains(err.Error(), "synthetic read with dimensions") || !strings.Contains(err.Error(), "Tasks:2") {
+		t.Errorf("Load with other dimensions: %v", err)
 	}
 }

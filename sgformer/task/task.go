@@ -88,15 +88,16 @@ func Names() []string {
 // from its columns): SpecOf gives them without reading the data, and Load checks what it reads
 // against them.
 var specs = map[string]model.Spec{
-	"zinc12k":           {NodeVocab: []int{28}, EdgeVocab: []int{4}, EdgeMin: []int{1}, Tasks: 1},
-	"zinc-full":         {NodeVocab: []int{28}, EdgeVocab: []int{4}, EdgeMin: []int{1}, Tasks: 1},
-	"ogbg-molhiv":       {NodeVocab: data.AtomFeatureDims, EdgeVocab: data.BondFeatureDims, Tasks: 1},
-	"ogbg-molesol":      {NodeVocab: data.AtomFeatureDims, EdgeVocab: data.BondFeatureDims, Tasks: 1},
-	"ogbg-molbace":      {NodeVocab: data.AtomFeatureDims, EdgeVocab: data.BondFeatureDims, Tasks: 1},
-	"peptides-func":     {NodeVocab: data.AtomFeatureDims, EdgeVocab: data.BondFeatureDims, Tasks: 10},
-	"peptides-struct":   {NodeVocab: data.AtomFeatureDims, EdgeVocab: data.BondFeatureDims, Tasks: 11},
-	Synthetic:           {NodeVocab: []int{1}, EdgeVocab: []int{2}, Tasks: 1},
-	SyntheticFourCycles: {NodeVocab: []int{1}, EdgeVocab: []int{2}, Tasks: 1},
+	"zinc12k":             {NodeVocab: []int{28}, EdgeVocab: []int{4}, EdgeMin: []int{1}, Tasks: 1},
+	"zinc-full":           {NodeVocab: []int{28}, EdgeVocab: []int{4}, EdgeMin: []int{1}, Tasks: 1},
+	"ogbg-molhiv":         {NodeVocab: data.AtomFeatureDims, EdgeVocab: data.BondFeatureDims, Tasks: 1},
+	"ogbg-molesol":        {NodeVocab: data.AtomFeatureDims, EdgeVocab: data.BondFeatureDims, Tasks: 1},
+	"ogbg-molbace":        {NodeVocab: data.AtomFeatureDims, EdgeVocab: data.BondFeatureDims, Tasks: 1},
+	"peptides-func":       {NodeVocab: data.AtomFeatureDims, EdgeVocab: data.BondFeatureDims, Tasks: 10},
+	"peptides-struct":     {NodeVocab: data.AtomFeatureDims, EdgeVocab: data.BondFeatureDims, Tasks: 11},
+	Synthetic:             {NodeVocab: []int{1}, EdgeVocab: []int{2}, Tasks: 1},
+	"synthetic-triangles": {NodeVocab: []int{1}, EdgeVocab: []int{2}, Tasks: 1},
+	SyntheticFourCycles:   {NodeVocab: []int{1}, EdgeVocab: []int{2}, Tasks: 1},
 }
 
 // SpecOf returns the dimensions of the dataset of that name, where they are known before its
