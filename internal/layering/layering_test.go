@@ -84,7 +84,7 @@ func TestLayering(t *testing.T) {
 // (nbcheck) and the tests' helpers; the library imports none of it.
 var (
 	toolbox = []string{"internal/atomicfile", "internal/csvfile", "internal/memory", "internal/parallel", "internal/term", "internal/torchpickle"}
-	lab     = []string{"internal/cmd", "internal/gpuresult", "internal/gpuscripts", "internal/layering", "internal/nbcheck", "internal/record", "internal/report", "internal/shareddata", "internal/xlatest"}
+	lab     = []string{"internal/cmd", "internal/gpuresult", "internal/gpuscripts", "internal/layering", "internal/nbcheck", "internal/record", "internal/report", "internal/scaling", "internal/shareddata", "internal/xlatest"}
 )
 
 // library are the folders whose packages make the library, besides layers: the notebooks'
