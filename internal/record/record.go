@@ -169,6 +169,17 @@ func (s Set) Where(keep func(Record) bool) Set {
 	return w
 }
 
+// Latest returns the records keep selects that the latest command among theirs measured, in
+// order; none where keep selects none.
+func (s Set) Latest(keep func(Record) bool) Set {
+	of := s.Where(keep)
+	if len(of) == 0 {
+		return nil
+	}
+	last := of[len(of)-1].Context
+	return of.Where(func(r Record) bool { return r.Context == last })
+}
+
 // Contexts returns the distinct contexts of the records, in order: the commands that measured them.
 func (s Set) Contexts() []Context {
 	var cs []Context

@@ -56,6 +56,17 @@ func TestSet(t *testing.T) {
 	if got := s.Contexts(); !reflect.DeepEqual(got, []Context{plain, later}) {
 		t.Errorf("Contexts %v", got)
 	}
+	// The latest command's records of wall time: c's; of a's, both of the one command.
+	wall := func(r Record) bool { return r.What == "wall" }
+	if got := s.Latest(wall); len(got) != 1 || got[0].Value != 5 {
+		t.Errorf("Latest wall %v", got)
+	}
+	if got := s.Latest(func(r Record) bool { return r.Part == "a" && r.What == "wall" }); len(got) != 2 || got[0].Value != 1 || got[1].Value != 3 {
+		t.Errorf("Latest a's wall %v", got)
+	}
+	if got := s.Latest(func(Record) bool { return false }); got != nil {
+		t.Errorf("Latest of none %v", got)
+	}
 	if got, want := plain.String(), "scripts/x.sh at abc1234; 2026-11-28T16:00Z, 2 cores, load before: 0.1 0.2 0.3"; got != want {
 		t.Errorf("String %q, want %q", got, want)
 	}

@@ -133,12 +133,12 @@ func ZINC(root, collectivesFile, cpuFile, gpuDir string) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	ours, ok := latest(gpu, "speed:sparse", "train epoch")
-	if !ok {
+	ours := gpu.Latest(func(r record.Record) bool { return r.Part == "speed:sparse" && r.What == "train epoch" })
+	if len(ours) == 0 {
 		return nil, fmt.Errorf("%s: no training epoch of speed:sparse", gpuDir)
 	}
 	m.Layers, m.ZINCLayers, m.ZINCWidth, m.BatchSize = measured.Model.Layers, zinc.Model.Layers, zinc.Model.Hidden, zinc.BatchSize
-	m.Machine, m.Date, m.Epoch = ours.Machine, ours.Date, ours.Value
+	m.Machine, m.Date, m.Epoch = ours[0].Machine, ours[0].Date, ours[0].Value
 	m.PaperEpoch = report.RunTimeZINCTable.Row(report.SubgraphormerPE).Cells[0].Mean
 	m.Steps = math.Ceil(TrainGraphs / float64(m.BatchSize))
 	nodes := float64(m.BatchSize) * m.ProductNodes / m.Graphs
@@ -152,14 +152,4 @@ func ZINC(root, collectivesFile, cpuFile, gpuDir string) (*Model, error) {
 		}
 	}
 	return m, nil
-}
-
-// latest is the first record of part's what that the latest command measuring it measured.
-func latest(recs record.Set, part, what string) (record.Record, bool) {
-	of := recs.Where(func(r record.Record) bool { return r.Part == part && r.What == what })
-	if len(of) == 0 {
-		return record.Record{}, false
-	}
-	last := of[len(of)-1].Context
-	return of.Where(func(r record.Record) bool { return r.Context == last })[0], true
 }

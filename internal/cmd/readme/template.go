@@ -164,7 +164,9 @@ func recordFuncs(file string, recs record.Set) template.FuncMap {
 			}
 			return xs[0], nil
 		},
-		"latest": func(part, what string) record.Set { return latest(recs, part, what) },
+		"latest": func(part, what string) record.Set {
+			return recs.Latest(func(r record.Record) bool { return matches(r.Part, part) && r.What == what })
+		},
 		"need": func(r record.Record, what string) (record.Record, error) {
 			if x, ok := beside(recs, r, what); ok {
 				return x, nil
@@ -239,17 +241,6 @@ func recordFuncs(file string, recs record.Set) template.FuncMap {
 func matches(name, pattern string) bool {
 	prefix, ok := strings.CutSuffix(pattern, "*")
 	return name == pattern || (ok && strings.HasPrefix(name, prefix))
-}
-
-// latest is the records of part's what (as matches reads part) that the latest command measuring
-// it measured, in order.
-func latest(recs record.Set, part, what string) record.Set {
-	of := recs.Where(func(r record.Record) bool { return matches(r.Part, part) && r.What == what })
-	if len(of) == 0 {
-		return nil
-	}
-	last := of[len(of)-1].Context
-	return of.Where(func(r record.Record) bool { return r.Context == last })
 }
 
 // beside is the first record of what that r's command measured in r's part, if there is one.
